@@ -1,0 +1,61 @@
+// The front end as one object: sources, diagnostics, types, parser state and
+// sema that persist across files and REPL entries. The Engine owns one.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lang/ast.hpp"
+#include "lang/parser.hpp"
+#include "lang/preprocess.hpp"
+#include "lang/sema.hpp"
+#include "lang/source.hpp"
+#include "lang/types.hpp"
+
+namespace brook {
+
+struct FrontEndOptions {
+  PreprocessOptions preprocess;
+  SemaOptions sema;
+};
+
+class FrontEnd {
+ public:
+  explicit FrontEnd(FrontEndOptions options = {});
+
+  enum class Status { ok, error, incomplete };
+  struct Unit {
+    Status status = Status::error;
+    ast::Program* program = nullptr;  // owned by the FrontEnd; null unless ok
+    std::vector<Pragma> pragmas;
+  };
+
+  // Preprocess, parse and check a file from disk. A file that cannot be read
+  // is an error diagnostic without a location.
+  Unit load_file(const std::string& path);
+  // The same for text given directly (REPL entries, embedders); `name` is how
+  // diagnostics refer to it. With `allow_incomplete`, text that ends inside a
+  // construct returns Status::incomplete and reports nothing.
+  Unit load_source(std::string name, std::string text, bool allow_incomplete = false);
+
+  SourceManager& sources() { return sources_; }
+  DiagnosticEngine& diagnostics() { return diags_; }
+  TypeContext& types() { return types_; }
+  Sema& sema() { return *sema_; }
+  const std::vector<std::unique_ptr<ast::Program>>& programs() const { return programs_; }
+
+ private:
+  Unit finish(uint32_t file, bool allow_incomplete);
+
+  FrontEndOptions options_;
+  SourceManager sources_;
+  DiagnosticEngine diags_;
+  TypeContext types_;
+  ParserState parser_state_;
+  std::unique_ptr<Sema> sema_;
+  std::vector<std::unique_ptr<ast::Program>> programs_;
+};
+
+}  // namespace brook

@@ -1,0 +1,114 @@
+#include "lang/source.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace brook {
+
+uint32_t SourceManager::add_file(std::string path, std::string text) {
+  File f{std::move(path), std::move(text), {0}};
+  for (uint32_t i = 0; i < f.text.size(); ++i) {
+    if (f.text[i] == '\n') f.line_starts.push_back(i + 1);
+  }
+  files_.push_back(std::move(f));
+  return static_cast<uint32_t>(files_.size() - 1);
+}
+
+std::optional<uint32_t> SourceManager::load_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return add_file(path, ss.str());
+}
+
+std::string_view SourceManager::line_text(SourceLoc loc) const {
+  if (loc.file >= files_.size() || loc.line == 0) return {};
+  const File& f = files_[loc.file];
+  if (loc.line > f.line_starts.size()) return {};
+  uint32_t start = f.line_starts[loc.line - 1];
+  uint32_t end = start;
+  while (end < f.text.size() && f.text[end] != '\n') ++end;
+  if (end > start && f.text[end - 1] == '\r') --end;
+  return std::string_view(f.text).substr(start, end - start);
+}
+
+void DiagnosticEngine::error(SourceLoc loc, std::string message) {
+  report(Severity::error, loc, std::move(message));
+}
+void DiagnosticEngine::warning(SourceLoc loc, std::string message) {
+  report(Severity::warning, loc, std::move(message));
+}
+void DiagnosticEngine::note(SourceLoc loc, std::string message) {
+  report(Severity::note, loc, std::move(message));
+}
+
+void DiagnosticEngine::report(Severity severity, SourceLoc loc, std::string message) {
+  if (severity == Severity::error || severity == Severity::runtime_error) {
+    for (const Diagnostic& d : diagnostics_) {
+      if (d.severity == severity && d.loc == loc && loc.valid()) return;  // cascade
+    }
+    ++error_count_;
+  }
+  diagnostics_.push_back({severity, loc, std::move(message)});
+  if (listener_) listener_(diagnostics_.back());
+}
+
+void DiagnosticEngine::clear() {
+  diagnostics_.clear();
+  error_count_ = 0;
+}
+
+std::string DiagnosticEngine::format(const Diagnostic& d, bool color) const {
+  return format_diagnostic(*sources_, d, color);
+}
+
+std::string DiagnosticEngine::format_all(bool color) const {
+  std::string out;
+  for (const Diagnostic& d : diagnostics_) out += format(d, color);
+  return out;
+}
+
+std::string format_diagnostic(const SourceManager& sources, const Diagnostic& d, bool color) {
+  const char* label = "error";
+  const char* tint = "\033[1;31m";
+  switch (d.severity) {
+    case Severity::error: break;
+    case Severity::warning: label = "warning"; tint = "\033[1;35m"; break;
+    case Severity::note: label = "note"; tint = "\033[1;36m"; break;
+    case Severity::runtime_error: label = "runtime error"; break;
+  }
+  std::string out;
+  if (d.loc.valid() && d.loc.file < sources.file_count()) {
+    if (color) out += "\033[1m";
+    out += sources.path(d.loc.file) + ":" + std::to_string(d.loc.line) + ":" +
+           std::to_string(d.loc.col) + ": ";
+    if (color) out += "\033[0m";
+  } else {
+    out += "brook: ";
+  }
+  if (color) out += tint;
+  out += label;
+  out += ": ";
+  if (color) out += "\033[0m\033[1m";
+  out += d.message;
+  if (color) out += "\033[0m";
+  out += "\n";
+  std::string_view line = d.loc.valid() ? sources.line_text(d.loc) : std::string_view{};
+  if (!line.empty()) {
+    out += line;
+    out += "\n";
+    std::string caret;
+    for (uint32_t i = 0; i + 1 < d.loc.col && i < line.size(); ++i) {
+      caret += line[i] == '\t' ? '\t' : ' ';
+    }
+    if (color) caret += "\033[1;32m";
+    caret += "^";
+    if (color) caret += "\033[0m";
+    out += caret + "\n";
+  }
+  return out;
+}
+
+}  // namespace brook

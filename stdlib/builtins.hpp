@@ -1,0 +1,95 @@
+// The ONE table of builtin functions (LANGUAGE.md §9 and the stream operations
+// of §4/§8). Sema resolves calls against it; the interpreter evaluates them
+// with stdlib/reference.hpp; the JIT and OpenCL backends lower them from the
+// spellings recorded here. This header depends on nothing else in brook.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace brook::stdlib {
+
+enum class Builtin : uint16_t {
+  none,
+  // Math, per component on vectors; kernels and host.
+  abs, fabs, sqrt, rsqrt, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh,
+  exp, exp2, log, log2, log10, pow, floor, ceil, round, trunc, frac, fmod, min, max,
+  clamp, saturate, lerp, step, smoothstep, sign, mad, fma, isnan, isinf, isfinite,
+  fmin, fmax, hypot, cbrt,
+  // Vector functions.
+  dot, cross, length, distance, normalize, reflect, any, all,
+  // Integer bit functions.
+  popcount, clz, ctz,
+  // Kernel only: the invocation's position as int4 (Brook+).
+  instance,
+  // Stream operations (host only).
+  streamRead, streamWrite, streamSwap, streamPrint, streamSize, streamGatherOp, streamScatterOp,
+  // Host C library.
+  printf, fprintf, puts, putchar, sprintf, snprintf, malloc, calloc, realloc, free, memset,
+  memcpy, memcmp, strlen, strcmp, strcpy, atoi, atof, rand, srand, exit, abort, assert_, clock,
+  count_  // number of entries
+};
+
+// How sema types a call.
+enum class Sig : uint8_t {
+  FloatUnary,    // genF f(genF). Integer arguments become float in kernels, double on the host.
+  FloatBinary,   // genF f(genF, genF); a scalar argument broadcasts to the other's vector
+  FloatTernary,  // genF f(genF, genF, genF)
+  Lerp,          // genF lerp(genF a, genF b, genF t); t may be a scalar
+  AnyUnary,      // genT f(genT): abs, sign — int stays int, float stays float
+  AnyBinary,     // genT f(genT, genT): min, max — usual arithmetic conversions, broadcast
+  AnyTernary,    // clamp(x, lo, hi)
+  Classify,      // isnan/isinf/isfinite: genF → int (intN for vectors), 1 or 0
+  Dot,           // T dot(TN, TN)
+  Cross,         // float3 cross(float3, float3)
+  Length,        // T length(TN)
+  Distance,      // T distance(TN, TN)
+  Normalize,     // TN normalize(TN)
+  Reflect,       // TN reflect(TN i, TN n) = i - 2 * dot(n, i) * n
+  AnyAll,        // int any(genT), int all(genT): nonzero components
+  IntUnary,      // genI f(genI): popcount, clz, ctz on 32- or 64-bit integers
+  Instance,      // int4 instance()
+  Stream,        // a stream operation; sema checks each one by name
+  Prototype,     // host library: a fixed C prototype, see BuiltinInfo::prototype
+};
+
+enum class Where : uint8_t { both, host, kernel };
+
+struct BuiltinInfo {
+  Builtin id;
+  std::string_view name;       // the canonical name (the enum's, without a trailing '_')
+  Sig sig;
+  Where where;
+  // Sig::Prototype: a C prototype sema parses once, e.g.
+  // "void* memcpy(void* dst, void* src, unsigned long n)"; "..." marks variadics.
+  std::string_view prototype;
+  // The libm function computing it in float precision ("sinf"), for the JIT's
+  // scalar fallback; empty when the operation is lowered inline.
+  std::string_view c_float_name;
+  // The libm function in double precision ("sin"); empty when inline.
+  std::string_view c_double_name;
+  // The OpenCL C builtin with the same semantics ("sin"); empty when the OpenCL
+  // printer expands it inline or it is host-only.
+  std::string_view opencl_name;
+};
+
+// A name a program can call: the canonical names plus aliases (`sinf`,
+// `sqrtf`, `fabsf`, `powf`, …, `brmalloc`, `brfree`, `assert`).
+struct BuiltinName {
+  std::string_view name;
+  Builtin id;
+  bool force_float;  // the C `…f` spellings: arguments are float even on the host
+};
+
+const BuiltinInfo& builtin_info(Builtin id);
+// nullptr when `name` is not a builtin.
+const BuiltinName* find_builtin(std::string_view name);
+std::span<const BuiltinInfo> all_builtins();
+std::span<const BuiltinName> all_builtin_names();
+
+// Constants of §8 (also predefined as macros by the preprocessor).
+enum GatherOp : int { STREAM_GATHER_FETCH = 0, STREAM_GATHER_INC = 1 };
+enum ScatterOp : int { STREAM_SCATTER_ASSIGN = 0, STREAM_SCATTER_ADD = 1, STREAM_SCATTER_MUL = 2 };
+
+}  // namespace brook::stdlib
