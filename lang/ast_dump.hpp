@@ -17,6 +17,7 @@ namespace brook {
 //         Assign = : float @1:64
 //           Name r -> param : float @1:62
 std::string dump_ast(const ast::Program& program);
+std::string dump_stmt(const ast::Stmt& stmt);  // one statement/declaration subtree
 std::string dump_expr(const ast::Expr& expr);
 
 }  // namespace brook

@@ -1,6 +1,7 @@
 // The lexer: one source file's text → raw tokens (no preprocessing).
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "lang/source.hpp"
@@ -13,5 +14,9 @@ namespace brook {
 // through `diags` and lexing continues. Keywords are recognised here; identifiers
 // such as `float4` or `uchar` stay identifiers (the parser knows type names).
 std::vector<Token> lex_file(const SourceManager& sources, uint32_t file, DiagnosticEngine& diags);
+
+// Lexes `text` as if every token were written at `loc` (the preprocessor uses it
+// for `##` pasting and `#` stringizing). No eof token is appended.
+std::vector<Token> lex_fragment(std::string_view text, SourceLoc loc, DiagnosticEngine& diags);
 
 }  // namespace brook

@@ -1,1 +1,538 @@
-// placeholder: being written
+// The parser's core (tokens, errors, recovery) and declarations: specifiers,
+// declarators, structs, enums, typedefs, functions, kernels and parameters.
+#include "lang/parser.hpp"
+
+#include <algorithm>
+
+#include "lang/parser_impl.hpp"
+
+namespace brook {
+
+ParseResult parse(const std::vector<Token>& tokens, TypeContext& types, DiagnosticEngine& diags,
+                  ParserState& state) {
+  return parser_detail::Parser(tokens, types, diags, state).run();
+}
+
+namespace parser_detail {
+
+using namespace ast;
+
+namespace {
+const Token& eof_token() {
+  static const Token eof{};
+  return eof;
+}
+}  // namespace
+
+TypeSyntax copy_base(const TypeSyntax& ts) {
+  TypeSyntax out;
+  out.loc = ts.loc;
+  out.base = ts.base;
+  out.builtin = ts.builtin;
+  out.name = ts.name;
+  out.struct_def = ts.struct_def;
+  out.enum_def = ts.enum_def;
+  out.is_const = ts.is_const;
+  return out;
+}
+
+Parser::Parser(const std::vector<Token>& tokens, TypeContext& types, DiagnosticEngine& diags,
+               ParserState& state)
+    : tokens_(tokens), types_(types), diags_(diags), state_(state) {}
+
+ParseResult Parser::run() {
+  ParseResult result;
+  while (!at(Tok::eof)) {
+    if (StmtPtr item = parse_top_level_item()) result.program.items.push_back(std::move(item));
+  }
+  result.incomplete = incomplete_;
+  return result;
+}
+
+// ---------------------------------------------------------------------------
+// Tokens and errors
+
+const Token& Parser::tok(size_t ahead) const {
+  if (tokens_.empty()) return eof_token();
+  size_t i = std::min(pos_ + ahead, tokens_.size() - 1);
+  return tokens_[i];
+}
+
+const Token& Parser::advance() {
+  const Token& t = tok();
+  if (pos_ < tokens_.size() && t.kind != Tok::eof) ++pos_;
+  return t;
+}
+
+bool Parser::accept(Tok k) {
+  if (!at(k)) return false;
+  advance();
+  return true;
+}
+
+const Token& Parser::expect(Tok k) {
+  if (!at(k)) fail_here("expected " + std::string(tok_description(k)));
+  return advance();
+}
+
+void Parser::expect_semi(std::string_view after) {
+  if (accept(Tok::semi)) return;
+  SourceLoc loc = tok().loc;
+  if (pos_ > 0 && pos_ <= tokens_.size()) {
+    const Token& prev = tokens_[pos_ - 1];
+    loc = prev.loc;
+    loc.col += static_cast<uint32_t>(prev.text.size());
+  }
+  if (after.empty())
+    fail(loc, "expected ';' before " + std::string(tok_description(tok().kind)));
+  fail(loc, "expected ';' after " + std::string(after));
+}
+
+void Parser::fail(SourceLoc loc, std::string message) {
+  if (!any_error_) {
+    any_error_ = true;
+    incomplete_ = at(Tok::eof);
+  }
+  diags_.error(loc, std::move(message));
+  throw SyntaxError{};
+}
+
+// Skips to just after the next ';' or to the end of the next balanced block,
+// stopping before a '}' that closes an enclosing block.
+void Parser::recover() {
+  int depth = 0;
+  while (!at(Tok::eof)) {
+    switch (tok().kind) {
+      case Tok::l_brace: ++depth; break;
+      case Tok::r_brace:
+        if (depth == 0) return;
+        if (--depth == 0) {
+          advance();
+          accept(Tok::semi);
+          return;
+        }
+        break;
+      case Tok::semi:
+        if (depth == 0) {
+          advance();
+          return;
+        }
+        break;
+      default: break;
+    }
+    advance();
+  }
+}
+
+Parser::DepthGuard::DepthGuard(Parser& parser) : p(parser) {
+  if (++p.depth_ > kMaxDepth) p.fail_here("nesting too deep");
+}
+
+// ---------------------------------------------------------------------------
+// Type names
+
+bool Parser::is_typedef_name(const std::string& name) const {
+  return state_.typedef_names.count(name) != 0;
+}
+
+const Type* Parser::builtin_type_name(const Token& t) const {
+  if (t.kind != Tok::identifier) return nullptr;
+  return types_.builtin_by_name(t.text);
+}
+
+bool Parser::starts_type_name(size_t ahead) const {
+  const Token& t = tok(ahead);
+  switch (t.kind) {
+    case Tok::kw_void: case Tok::kw_char: case Tok::kw_short: case Tok::kw_int:
+    case Tok::kw_long: case Tok::kw_float: case Tok::kw_double: case Tok::kw_signed:
+    case Tok::kw_unsigned: case Tok::kw_bool: case Tok::kw_struct: case Tok::kw_union:
+    case Tok::kw_enum: case Tok::kw_const: case Tok::kw_volatile:
+      return true;
+    case Tok::identifier:
+      return builtin_type_name(t) != nullptr || is_typedef_name(t.text);
+    default:
+      return false;
+  }
+}
+
+bool Parser::starts_declaration(size_t ahead) const {
+  switch (tok(ahead).kind) {
+    case Tok::kw_static: case Tok::kw_extern: case Tok::kw_inline: case Tok::kw_typedef:
+    case Tok::kw_kernel: case Tok::kw_reduce: case Tok::kw_out: case Tok::kw_iter:
+      return true;
+    // `float4(1, 2, 3, 4).x;`, `int(x)`: a constructor expression, not a declaration.
+    case Tok::kw_int: case Tok::kw_float: case Tok::kw_double: case Tok::kw_char:
+    case Tok::kw_bool:
+      return tok(ahead + 1).kind != Tok::l_paren;
+    case Tok::identifier:
+      if (builtin_type_name(tok(ahead))) return tok(ahead + 1).kind != Tok::l_paren;
+      return is_typedef_name(tok(ahead).text);
+    default:
+      return starts_type_name(ahead);
+  }
+}
+
+namespace {
+struct KeywordCounts {
+  int void_ = 0, bool_ = 0, char_ = 0, short_ = 0, int_ = 0, long_ = 0, float_ = 0, double_ = 0;
+  int signed_ = 0, unsigned_ = 0;
+  bool any() const {
+    return void_ + bool_ + char_ + short_ + int_ + long_ + float_ + double_ + signed_ + unsigned_ > 0;
+  }
+};
+
+// C's keyword combinations → a scalar kind; Error when they do not combine.
+TypeKind keyword_scalar(const KeywordCounts& k) {
+  int bases = k.void_ + k.bool_ + k.char_ + k.float_ + k.double_;
+  if (k.signed_ && k.unsigned_) return TypeKind::Error;
+  if (k.signed_ + k.unsigned_ > 1 || k.int_ > 1 || k.short_ > 1 || k.long_ > 2) return TypeKind::Error;
+  if (bases > 1 || (bases && k.int_)) return TypeKind::Error;
+  bool sign = k.signed_ || k.unsigned_;
+  if (k.void_ || k.bool_ || k.float_) {
+    if (sign || k.short_ || k.long_) return TypeKind::Error;
+    return k.void_ ? TypeKind::Void : k.bool_ ? TypeKind::Bool : TypeKind::Float;
+  }
+  if (k.double_) {
+    if (sign || k.short_ || k.long_ > 1) return TypeKind::Error;
+    return TypeKind::Double;  // `long double` is double here
+  }
+  if (k.char_) {
+    if (k.short_ || k.long_) return TypeKind::Error;
+    return k.unsigned_ ? TypeKind::UChar : TypeKind::Char;
+  }
+  if (k.short_) {
+    if (k.long_) return TypeKind::Error;
+    return k.unsigned_ ? TypeKind::UShort : TypeKind::Short;
+  }
+  if (k.long_) return k.unsigned_ ? TypeKind::ULong : TypeKind::Long;
+  return k.unsigned_ ? TypeKind::UInt : TypeKind::Int;
+}
+}  // namespace
+
+DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
+  DeclSpec spec;
+  spec.type.loc = tok().loc;
+  KeywordCounts k;
+  for (;;) {
+    const Token& t = tok();
+    switch (t.kind) {
+      case Tok::kw_const: spec.type.is_const = true; advance(); continue;
+      case Tok::kw_volatile: case Tok::kw_inline: advance(); continue;
+      case Tok::kw_static: spec.is_static = true; advance(); continue;
+      case Tok::kw_extern: spec.is_extern = true; advance(); continue;
+      case Tok::kw_typedef: spec.is_typedef = true; advance(); continue;
+      case Tok::kw_kernel: spec.is_kernel = true; advance(); continue;
+      case Tok::kw_reduce: spec.is_reduce = true; advance(); continue;
+      case Tok::kw_out: spec.is_out = true; advance(); continue;
+      case Tok::kw_iter: spec.is_iter = true; advance(); continue;
+      case Tok::kw_void: ++k.void_; advance(); continue;
+      case Tok::kw_bool: ++k.bool_; advance(); continue;
+      case Tok::kw_char: ++k.char_; advance(); continue;
+      case Tok::kw_short: ++k.short_; advance(); continue;
+      case Tok::kw_int: ++k.int_; advance(); continue;
+      case Tok::kw_long: ++k.long_; advance(); continue;
+      case Tok::kw_float: ++k.float_; advance(); continue;
+      case Tok::kw_double: ++k.double_; advance(); continue;
+      case Tok::kw_signed: ++k.signed_; advance(); continue;
+      case Tok::kw_unsigned: ++k.unsigned_; advance(); continue;
+      case Tok::kw_union: fail_here("unions are not supported in Brook");
+      case Tok::kw_struct:
+      case Tok::kw_enum: {
+        if (spec.has_type || k.any()) fail_here("invalid combination of type specifiers");
+        bool is_struct = t.kind == Tok::kw_struct;
+        spec.type.loc = t.loc;
+        advance();
+        std::string tag;
+        SourceLoc tag_loc = tok().loc;
+        if (at(Tok::identifier)) tag = advance().text;
+        spec.type.base = is_struct ? TypeSyntax::Base::Struct : TypeSyntax::Base::Enum;
+        spec.type.name = tag;
+        spec.has_type = true;
+        if (at(Tok::l_brace)) {
+          const char* what = is_struct ? "a struct" : "an enum";
+          if (!defs) fail_here(std::string(what) + " cannot be defined here");
+          if (is_struct) {
+            auto sd = std::make_unique<StructDecl>(tag.empty() ? t.loc : tag_loc);
+            sd->name = tag;
+            sd->is_definition = true;
+            parse_struct_body(*sd);
+            spec.type.struct_def = sd.get();
+            defs->push_back(std::move(sd));
+          } else {
+            auto ed = std::make_unique<EnumDecl>(tag.empty() ? t.loc : tag_loc);
+            ed->name = tag;
+            parse_enum_body(*ed);
+            spec.type.enum_def = ed.get();
+            defs->push_back(std::move(ed));
+          }
+        } else if (tag.empty()) {
+          fail_here(std::string("expected a name or '{' after '") + (is_struct ? "struct" : "enum") +
+                    "'");
+        }
+        continue;
+      }
+      case Tok::identifier:
+        if (!spec.has_type && !k.any()) {
+          if (const Type* b = builtin_type_name(t)) {
+            spec.type.loc = t.loc;
+            spec.type.base = TypeSyntax::Base::Builtin;
+            spec.type.builtin = b;
+            spec.has_type = true;
+            advance();
+            continue;
+          }
+          if (is_typedef_name(t.text)) {
+            spec.type.loc = t.loc;
+            spec.type.base = TypeSyntax::Base::Named;
+            spec.type.name = t.text;
+            spec.has_type = true;
+            advance();
+            continue;
+          }
+        }
+        break;
+      default: break;
+    }
+    break;
+  }
+  if (k.any()) {
+    if (spec.has_type) fail(spec.type.loc, "invalid combination of type specifiers");
+    TypeKind kind = keyword_scalar(k);
+    if (kind == TypeKind::Error) fail(spec.type.loc, "invalid combination of type specifiers");
+    spec.type.base = TypeSyntax::Base::Builtin;
+    spec.type.builtin = types_.scalar(kind);
+    spec.has_type = true;
+  }
+  if (!spec.has_type) {
+    if (at(Tok::identifier))
+      fail_here("unknown type name '" + tok().text + "'");
+    fail_here("expected a type");
+  }
+  return spec;
+}
+
+TypeSyntax Parser::parse_type_name() {
+  DeclSpec spec = parse_decl_specifiers(nullptr);
+  TypeSyntax ts = std::move(spec.type);
+  while (accept(Tok::star)) {
+    ++ts.pointer_depth;
+    while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {}
+  }
+  parse_array_dims(ts);
+  return ts;
+}
+
+void Parser::parse_array_dims(TypeSyntax& ts) {
+  while (at(Tok::l_square)) {
+    advance();
+    if (accept(Tok::r_square)) {
+      ts.array_dims.push_back(nullptr);
+      continue;
+    }
+    ts.array_dims.push_back(parse_assign());
+    expect(Tok::r_square);
+  }
+}
+
+void Parser::parse_struct_body(StructDecl& sd) {
+  expect(Tok::l_brace);
+  while (!at(Tok::r_brace)) {
+    if (at(Tok::eof)) fail_here("expected '}' at end of struct");
+    // Nested definitions (`struct A { struct B { … } b; }`) have no declaration
+    // list to live in, so they are not accepted.
+    DeclSpec spec = parse_decl_specifiers(nullptr);
+    do {
+      FieldDecl field;
+      field.type_syntax = copy_base(spec.type);
+      while (accept(Tok::star)) ++field.type_syntax.pointer_depth;
+      if (!at(Tok::identifier)) fail_here("expected a field name");
+      field.loc = tok().loc;
+      field.name = advance().text;
+      parse_array_dims(field.type_syntax);
+      sd.fields.push_back(std::move(field));
+    } while (accept(Tok::comma));
+    expect_semi("struct field");
+  }
+  advance();
+}
+
+void Parser::parse_enum_body(EnumDecl& ed) {
+  expect(Tok::l_brace);
+  while (!at(Tok::r_brace)) {
+    if (!at(Tok::identifier)) fail_here("expected an enumerator name");
+    auto c = std::make_unique<EnumConstDecl>(tok().loc);
+    c->name = advance().text;
+    if (accept(Tok::equal)) c->value_expr = parse_conditional();
+    ed.constants.push_back(std::move(c));
+    if (!accept(Tok::comma)) break;
+  }
+  expect(Tok::r_brace);
+}
+
+void Parser::declare_typedef(const std::string& name) {
+  bool added = state_.typedef_names.insert(name).second;
+  if (added && !scopes_.empty()) scopes_.back().push_back(name);
+}
+
+void Parser::pop_scope() {
+  if (scopes_.empty()) return;
+  for (const std::string& name : scopes_.back()) state_.typedef_names.erase(name);
+  scopes_.pop_back();
+}
+
+ExprPtr Parser::parse_initializer() {
+  if (!at(Tok::l_brace)) return parse_assign();
+  DepthGuard guard(*this);
+  auto list = std::make_unique<InitListExpr>(advance().loc);
+  while (!at(Tok::r_brace)) {
+    list->elems.push_back(parse_initializer());
+    if (!accept(Tok::comma)) break;
+  }
+  expect(Tok::r_brace);
+  return list;
+}
+
+// ---------------------------------------------------------------------------
+// Declarations
+
+std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
+  auto stmt = std::make_unique<DeclStmt>(tok().loc);
+  DeclSpec spec = parse_decl_specifiers(&stmt->decls);
+  if (accept(Tok::semi)) return stmt;  // `struct S { … };`, `enum E { … };`
+  bool first = true;
+  do {
+    TypeSyntax ts = copy_base(spec.type);
+    while (accept(Tok::star)) {
+      ++ts.pointer_depth;
+      while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {}
+    }
+    if (!at(Tok::identifier)) {
+      if (at(Tok::kw_goto)) fail_here("'goto' is not supported in Brook");
+      fail_here("expected a name in declaration");
+    }
+    const Token& name = advance();
+    if (first) stmt->loc = name.loc;
+
+    if (at(Tok::l_paren)) {
+      auto fn = std::make_unique<FuncDecl>(name.loc);
+      fn->name = name.text;
+      fn->fkind = spec.is_kernel ? FuncKind::Kernel : spec.is_reduce ? FuncKind::Reduce : FuncKind::Host;
+      fn->return_syntax = std::move(ts);
+      if (spec.is_typedef) fail(name.loc, "function types cannot be typedef'd in Brook");
+      push_scope();
+      try {
+        parse_params(*fn);
+        if (at(Tok::l_brace)) {
+          if (!top_level || !first) fail_here("a function can only be defined at the top level");
+          fn->body = parse_compound();
+          pop_scope();
+          fn->definition = nullptr;
+          stmt->decls.push_back(std::move(fn));
+          return stmt;
+        }
+      } catch (const SyntaxError&) {
+        pop_scope();
+        throw;
+      }
+      pop_scope();
+      stmt->decls.push_back(std::move(fn));
+    } else {
+      if (spec.is_kernel || (spec.is_reduce && !spec.is_typedef))
+        fail(name.loc, std::string("only functions can be declared '") +
+                           (spec.is_kernel ? "kernel" : "reduce") + "'");
+      if (spec.is_out) fail(name.loc, "'out' applies only to kernel parameters");
+      parse_array_dims(ts);
+      if (spec.is_typedef) {
+        auto td = std::make_unique<TypedefDecl>(name.loc);
+        td->name = name.text;
+        td->type_syntax = std::move(ts);
+        declare_typedef(name.text);
+        stmt->decls.push_back(std::move(td));
+      } else {
+        auto var = std::make_unique<VarDecl>(name.loc);
+        var->name = name.text;
+        var->type_syntax = std::move(ts);
+        var->is_global = top_level;
+        var->is_static = spec.is_static;
+        var->is_iter = spec.is_iter;
+        // After a declarator name `<` always opens stream extents.
+        if (accept(Tok::less)) {
+          var->is_stream = true;
+          while (!at(Tok::greater)) {
+            var->extents.push_back(parse_binary(kShiftPrec));
+            if (!accept(Tok::comma)) break;
+          }
+          expect(Tok::greater);
+        }
+        if (accept(Tok::equal)) var->init = parse_initializer();
+        stmt->decls.push_back(std::move(var));
+      }
+    }
+    first = false;
+  } while (accept(Tok::comma));
+  expect_semi("declaration");
+  return stmt;
+}
+
+void Parser::parse_params(FuncDecl& fn) {
+  expect(Tok::l_paren);
+  if (accept(Tok::r_paren)) return;
+  if (at(Tok::kw_void) && tok(1).kind == Tok::r_paren) {
+    advance();
+    advance();
+    return;
+  }
+  int index = 0;
+  for (;;) {
+    if (accept(Tok::ellipsis)) {
+      fn.is_variadic = true;
+      expect(Tok::r_paren);
+      return;
+    }
+    fn.params.push_back(parse_param(fn.fkind, index++));
+    if (accept(Tok::r_paren)) return;
+    if (!at(Tok::comma)) fail_here("expected ')'");
+    advance();
+  }
+}
+
+std::unique_ptr<ParamDecl> Parser::parse_param(FuncKind fkind, int index) {
+  SourceLoc start = tok().loc;
+  DeclSpec spec = parse_decl_specifiers(nullptr);
+  if (spec.is_typedef || spec.is_kernel || spec.is_static || spec.is_extern)
+    fail(start, "invalid storage class for a parameter");
+  TypeSyntax ts = std::move(spec.type);
+  while (accept(Tok::star)) {
+    ++ts.pointer_depth;
+    while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {}
+  }
+  auto param = std::make_unique<ParamDecl>(start);
+  if (at(Tok::identifier)) {
+    param->loc = tok().loc;
+    param->name = advance().text;
+  }
+  parse_array_dims(ts);
+  bool is_stream = false;
+  if (accept(Tok::less)) {
+    // Kernel parameters are written `<>`; extents here mean nothing.
+    is_stream = true;
+    while (!at(Tok::greater)) {
+      if (!accept(Tok::comma)) parse_binary(kShiftPrec);
+    }
+    advance();
+  }
+  if (spec.is_reduce) param->pkind = ParamKind::Reduce;
+  else if (spec.is_out) param->pkind = ParamKind::Out;
+  else if (spec.is_iter) param->pkind = ParamKind::Iter;
+  else if (is_stream) param->pkind = ParamKind::Input;
+  else if (fkind == FuncKind::Host) param->pkind = ParamKind::Value;
+  else if (!ts.array_dims.empty()) param->pkind = ParamKind::Gather;
+  else param->pkind = ParamKind::Const;
+  if (param->pkind == ParamKind::Gather) param->gather_rank = static_cast<int>(ts.array_dims.size());
+  param->type_syntax = std::move(ts);
+  param->index = index;
+  return param;
+}
+
+}  // namespace parser_detail
+}  // namespace brook

@@ -1,1 +1,201 @@
-// placeholder: being written
+#include "lang/types.hpp"
+
+#include <array>
+#include <utility>
+
+#include "lang/ast.hpp"
+
+namespace brook {
+
+namespace {
+
+struct ScalarFacts {
+  const char* name;
+  uint64_t size;
+};
+
+constexpr std::array<ScalarFacts, static_cast<int>(TypeKind::Error) + 1> kScalarFacts = {{
+    {"void", 1},            // Void (size 1 so that void* arithmetic never divides by 0)
+    {"bool", 1},            // Bool
+    {"char", 1},            // Char
+    {"unsigned char", 1},   // UChar
+    {"short", 2},           // Short
+    {"unsigned short", 2},  // UShort
+    {"int", 4},             // Int
+    {"unsigned int", 4},    // UInt
+    {"long", 8},            // Long
+    {"unsigned long", 8},   // ULong
+    {"float", 4},           // Float
+    {"double", 8},          // Double
+    {"vector", 0},          // Vector (not a scalar)
+    {"array", 0},           // Array
+    {"pointer", 8},         // Pointer
+    {"struct", 0},          // Struct
+    {"stream", 8},          // Stream: a handle
+    {"<error>", 1},         // Error
+}};
+
+// Vector names use the short spellings users write: uchar4, uint2.
+std::string vector_component_name(TypeKind kind) {
+  switch (kind) {
+    case TypeKind::UChar: return "uchar";
+    case TypeKind::UShort: return "ushort";
+    case TypeKind::UInt: return "uint";
+    case TypeKind::ULong: return "ulong";
+    default: return kScalarFacts[static_cast<int>(kind)].name;
+  }
+}
+
+}  // namespace
+
+bool Type::is_signed() const {
+  switch (kind) {
+    case TypeKind::Char:
+    case TypeKind::Short:
+    case TypeKind::Int:
+    case TypeKind::Long:
+    case TypeKind::Float:
+    case TypeKind::Double: return true;
+    case TypeKind::Vector: return elem && elem->is_signed();
+    default: return false;
+  }
+}
+
+std::string Type::name() const {
+  switch (kind) {
+    case TypeKind::Vector:
+      return vector_component_name(elem->kind) + std::to_string(count);
+    case TypeKind::Array: {
+      // float[10][4]: the dimensions follow the innermost element type.
+      std::string dims;
+      const Type* t = this;
+      while (t->kind == TypeKind::Array) {
+        dims += t->count ? "[" + std::to_string(t->count) + "]" : "[]";
+        t = t->elem;
+      }
+      return t->name() + dims;
+    }
+    case TypeKind::Pointer: return elem->name() + "*";
+    case TypeKind::Struct:
+      if (decl && !decl->name.empty()) return "struct " + decl->name;
+      return "struct <anonymous>";
+    case TypeKind::Stream: {
+      std::string s = is_iter ? "iter " : "";
+      s += elem->name() + "<";
+      for (int i = 1; i < rank; ++i) s += ",";
+      return s + ">";
+    }
+    default: return kScalarFacts[static_cast<int>(kind)].name;
+  }
+}
+
+TypeContext::TypeContext() {
+  for (int i = 0; i <= static_cast<int>(TypeKind::Error); ++i) {
+    Type& t = scalars_[i];
+    t.kind = static_cast<TypeKind>(i);
+    t.size = kScalarFacts[i].size;
+    t.align = t.size ? t.size : 1;
+  }
+}
+
+const Type* TypeContext::scalar(TypeKind kind) const {
+  return &scalars_[static_cast<int>(kind)];
+}
+
+const Type* TypeContext::intern(Type t) {
+  auto key = std::make_tuple(static_cast<int>(t.kind),
+                             t.kind == TypeKind::Struct ? static_cast<const void*>(t.decl)
+                                                        : static_cast<const void*>(t.elem),
+                             t.count, t.rank * 2 + (t.is_iter ? 1 : 0));
+  auto it = interned_.find(key);
+  if (it != interned_.end()) return it->second;
+  owned_.push_back(t);
+  const Type* p = &owned_.back();
+  interned_.emplace(key, p);
+  return p;
+}
+
+const Type* TypeContext::vector(const Type* component, uint32_t count) {
+  Type t;
+  t.kind = TypeKind::Vector;
+  t.elem = component;
+  t.count = count;
+  t.size = component->size * count;
+  t.align = component->align;
+  return intern(t);
+}
+
+const Type* TypeContext::array(const Type* elem, uint32_t count) {
+  Type t;
+  t.kind = TypeKind::Array;
+  t.elem = elem;
+  t.count = count;
+  t.size = elem->size * count;
+  t.align = elem->align;
+  return intern(t);
+}
+
+const Type* TypeContext::pointer(const Type* pointee) {
+  Type t;
+  t.kind = TypeKind::Pointer;
+  t.elem = pointee;
+  t.size = 8;
+  t.align = 8;
+  return intern(t);
+}
+
+const Type* TypeContext::stream(const Type* elem, uint8_t rank, bool is_iter) {
+  Type t;
+  t.kind = TypeKind::Stream;
+  t.elem = elem;
+  t.rank = rank;
+  t.is_iter = is_iter;
+  t.size = 8;
+  t.align = 8;
+  return intern(t);
+}
+
+const Type* TypeContext::struct_type(const ast::StructDecl* decl) {
+  Type t;
+  t.kind = TypeKind::Struct;
+  t.decl = decl;
+  t.size = 0;
+  t.align = 1;
+  return intern(t);
+}
+
+void TypeContext::complete_struct(const Type* type, uint64_t size, uint64_t align) {
+  // Types are handed out as const; the layout is the one piece filled in later,
+  // and only this context owns the storage.
+  for (Type& t : owned_) {
+    if (&t == type) {
+      t.size = size;
+      t.align = align;
+      return;
+    }
+  }
+}
+
+const Type* TypeContext::builtin_by_name(std::string_view name) {
+  static constexpr std::pair<std::string_view, TypeKind> kScalarAliases[] = {
+      {"uchar", TypeKind::UChar},
+      {"uint", TypeKind::UInt},
+      {"ushort", TypeKind::UShort},
+      {"ulong", TypeKind::ULong},
+  };
+  for (const auto& [alias, kind] : kScalarAliases)
+    if (name == alias) return scalar(kind);
+  static constexpr std::pair<std::string_view, TypeKind> kVectorBases[] = {
+      {"float", TypeKind::Float}, {"double", TypeKind::Double}, {"int", TypeKind::Int},
+      {"uint", TypeKind::UInt},   {"char", TypeKind::Char},     {"uchar", TypeKind::UChar},
+  };
+  if (name.size() < 2) return nullptr;
+  char last = name.back();
+  if (last < '2' || last > '4') return nullptr;
+  std::string_view base = name.substr(0, name.size() - 1);
+  for (const auto& [spelling, kind] : kVectorBases)
+    if (base == spelling) return vector(scalar(kind), static_cast<uint32_t>(last - '0'));
+  return nullptr;
+}
+
+}  // namespace brook

@@ -1,0 +1,63 @@
+// The state an executing program shares across every node: memory, the call
+// stack, return registers and the output layer.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "backends/interp/memory.hpp"
+#include "backends/interp/value.hpp"
+
+namespace brook::interp {
+
+// Where program output goes (stdout = 1, stderr = 2). The REPL and embedders
+// substitute their own; runtime errors flush it before they are printed.
+class OutputSink {
+ public:
+  virtual ~OutputSink() = default;
+  virtual void write(int stream, std::string_view text) = 0;
+  virtual void flush() {}
+};
+
+// Frames of non-escaping locals live here, bump-allocated in chunks that never
+// move, so a frame's host address is stable for its whole life.
+class StackArena {
+ public:
+  struct Mark {
+    size_t chunk;
+    size_t used;
+  };
+  Mark mark() const { return {current_, used_}; }
+  void release(Mark m) { current_ = m.chunk; used_ = m.used; }
+  // `size` zeroed bytes, 16-aligned.
+  uint8_t* push(size_t size);
+
+ private:
+  struct Chunk {
+    std::unique_ptr<uint8_t[]> bytes;
+    size_t size;
+  };
+  std::vector<Chunk> chunks_;
+  size_t current_ = 0;
+  size_t used_ = 0;
+};
+
+inline constexpr int kMaxCallDepth = 10000;
+
+struct Machine {
+  Memory memory;
+  StackArena stack;
+  uint8_t* fp = nullptr;  // the running function's frame
+  int depth = 0;
+  // Return registers: scalars, vectors; aggregates are written to ret_ptr.
+  Scalar ret{};
+  Vec retv{};
+  uint8_t* ret_ptr = nullptr;
+  OutputSink* out = nullptr;
+  // File objects for the predefined stdout/stderr globals.
+  uint64_t stdout_ptr = 0, stderr_ptr = 0;
+};
+
+}  // namespace brook::interp

@@ -1,0 +1,27 @@
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "runtime/engine.hpp"
+
+namespace brook::cli {
+
+int cmd_run(CommandLine& cl) {
+  if (cl.program.empty()) {
+    std::cerr << "brook: run needs a program file (try 'brook run --help')\n";
+    return 2;
+  }
+  if (std::FILE* f = std::fopen(cl.program.c_str(), "rb")) {
+    std::fclose(f);
+  } else {
+    std::cerr << "brook: cannot open '" << cl.program << "'\n";
+    return 2;
+  }
+  Engine engine(cl.engine);
+  if (!engine.compile_file(cl.program)) return 1;
+  std::vector<std::string> argv;
+  argv.push_back(cl.program);
+  argv.insert(argv.end(), cl.rest.begin(), cl.rest.end());
+  return engine.run(argv);
+}
+
+}  // namespace brook::cli

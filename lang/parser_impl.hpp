@@ -1,0 +1,114 @@
+// Private to the parser (parser*.cpp): the Parser class shared by the files
+// that implement declarations, statements and expressions.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lang/ast.hpp"
+#include "lang/parser.hpp"
+#include "lang/token.hpp"
+#include "lang/types.hpp"
+
+namespace brook::parser_detail {
+
+// Thrown after a syntax error has been reported; caught at the nearest
+// statement or declaration boundary, which then resynchronises. This keeps
+// recovery to one error per statement.
+struct SyntaxError {};
+
+// What the declaration specifiers of one declaration said.
+struct DeclSpec {
+  ast::TypeSyntax type;
+  bool is_typedef = false, is_static = false, is_extern = false;
+  bool is_kernel = false, is_reduce = false, is_out = false, is_iter = false;
+  bool has_type = false;
+};
+
+class Parser {
+ public:
+  Parser(const std::vector<Token>& tokens, TypeContext& types, DiagnosticEngine& diags,
+         ParserState& state);
+  ParseResult run();
+
+  // --- tokens
+  const Token& tok(size_t ahead = 0) const;
+  bool at(Tok k) const { return tok().kind == k; }
+  const Token& advance();
+  bool accept(Tok k);
+  // Reports "expected X" at the current token and throws.
+  const Token& expect(Tok k);
+  // A missing ';' is reported just after the previous token, like clang.
+  void expect_semi(std::string_view after);
+  [[noreturn]] void fail(SourceLoc loc, std::string message);
+  [[noreturn]] void fail_here(std::string message) { fail(tok().loc, std::move(message)); }
+  void recover();
+
+  // Guards recursion so deeply nested input cannot overflow the stack.
+  struct DepthGuard {
+    Parser& p;
+    explicit DepthGuard(Parser& parser);
+    ~DepthGuard() { --p.depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+  };
+
+  // --- type names and declarations (parser.cpp)
+  bool is_typedef_name(const std::string& name) const;
+  bool starts_type_name(size_t ahead = 0) const;   // a type specifier or qualifier
+  bool starts_declaration(size_t ahead = 0) const;  // also storage / Brook keywords
+  const Type* builtin_type_name(const Token& t) const;
+  DeclSpec parse_decl_specifiers(std::vector<ast::DeclPtr>* defs);
+  ast::TypeSyntax parse_type_name();  // for casts and sizeof: specifiers + `*`s
+  void parse_struct_body(ast::StructDecl& sd);
+  void parse_enum_body(ast::EnumDecl& ed);
+  // Parses a declaration through its ';' (or a function body).
+  std::unique_ptr<ast::DeclStmt> parse_declaration(bool top_level);
+  void parse_params(ast::FuncDecl& fn);
+  std::unique_ptr<ast::ParamDecl> parse_param(ast::FuncKind fkind, int index);
+  void parse_array_dims(ast::TypeSyntax& ts);
+  ast::ExprPtr parse_initializer();
+  void declare_typedef(const std::string& name);
+  void push_scope() { scopes_.emplace_back(); }
+  void pop_scope();
+
+  // --- statements (parser_stmt.cpp)
+  ast::StmtPtr parse_statement();
+  ast::StmtPtr parse_statement_recovering();
+  std::unique_ptr<ast::CompoundStmt> parse_compound();
+  ast::StmtPtr parse_top_level_item();
+
+  // --- expressions (parser_expr.cpp)
+  ast::ExprPtr parse_expr();
+  ast::ExprPtr parse_assign();
+  ast::ExprPtr parse_conditional();
+  ast::ExprPtr parse_binary(int min_prec);
+  ast::ExprPtr parse_unary();
+  ast::ExprPtr parse_postfix(ast::ExprPtr base);
+  ast::ExprPtr parse_primary();
+  std::vector<ast::ExprPtr> parse_call_args();
+  ast::ExprPtr parse_paren_expr();  // `( expr )` as in if/while/switch
+
+  static constexpr int kMaxDepth = 256;
+  // Precedence of the shift operators: stream extents parse at this level so
+  // that `>` closes them.
+  static constexpr int kShiftPrec = 8;
+
+  const std::vector<Token>& tokens_;
+  size_t pos_ = 0;
+  TypeContext& types_;
+  DiagnosticEngine& diags_;
+  ParserState& state_;
+  int depth_ = 0;
+  bool any_error_ = false;
+  bool incomplete_ = false;
+  // Typedef names introduced in each open block, removed when it closes.
+  std::vector<std::vector<std::string>> scopes_;
+};
+
+// Copies the base of a type (for each declarator of `int a, *b[3];`);
+// pointers and array dimensions belong to the declarator.
+ast::TypeSyntax copy_base(const ast::TypeSyntax& ts);
+
+}  // namespace brook::parser_detail

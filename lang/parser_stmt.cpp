@@ -1,0 +1,163 @@
+// Statements: C's statement forms, Brook's top-level statements, and the
+// statement-level error recovery.
+#include "lang/parser_impl.hpp"
+
+namespace brook::parser_detail {
+
+using namespace ast;
+
+StmtPtr Parser::parse_top_level_item() {
+  size_t start = pos_;
+  try {
+    if (starts_declaration()) return parse_declaration(true);
+    return parse_statement();
+  } catch (const SyntaxError&) {
+    recover();
+    if (pos_ == start) advance();  // a stray '}' at the top level
+    return nullptr;
+  }
+}
+
+StmtPtr Parser::parse_statement_recovering() {
+  try {
+    if (starts_declaration()) return parse_declaration(false);
+    return parse_statement();
+  } catch (const SyntaxError&) {
+    recover();
+    return nullptr;
+  }
+}
+
+std::unique_ptr<CompoundStmt> Parser::parse_compound() {
+  DepthGuard guard(*this);
+  auto block = std::make_unique<CompoundStmt>(expect(Tok::l_brace).loc);
+  push_scope();
+  while (!at(Tok::r_brace)) {
+    if (at(Tok::eof)) {
+      pop_scope();
+      fail_here("expected '}'");
+    }
+    if (StmtPtr s = parse_statement_recovering()) block->body.push_back(std::move(s));
+  }
+  advance();
+  pop_scope();
+  return block;
+}
+
+ExprPtr Parser::parse_paren_expr() {
+  expect(Tok::l_paren);
+  ExprPtr e = parse_expr();
+  expect(Tok::r_paren);
+  return e;
+}
+
+StmtPtr Parser::parse_statement() {
+  DepthGuard guard(*this);
+  const Token& t = tok();
+  SourceLoc loc = t.loc;
+  switch (t.kind) {
+    case Tok::l_brace: return parse_compound();
+    case Tok::semi: advance(); return std::make_unique<EmptyStmt>(loc);
+    case Tok::kw_if: {
+      advance();
+      auto s = std::make_unique<IfStmt>(loc);
+      s->cond = parse_paren_expr();
+      s->then_stmt = parse_statement();
+      if (accept(Tok::kw_else)) s->else_stmt = parse_statement();
+      return s;
+    }
+    case Tok::kw_while: {
+      advance();
+      auto s = std::make_unique<WhileStmt>(loc);
+      s->cond = parse_paren_expr();
+      s->body = parse_statement();
+      return s;
+    }
+    case Tok::kw_do: {
+      advance();
+      auto s = std::make_unique<DoStmt>(loc);
+      s->body = parse_statement();
+      if (!at(Tok::kw_while)) fail_here("expected 'while' in do/while loop");
+      advance();
+      s->cond = parse_paren_expr();
+      expect_semi("do/while statement");
+      return s;
+    }
+    case Tok::kw_for: {
+      advance();
+      auto s = std::make_unique<ForStmt>(loc);
+      expect(Tok::l_paren);
+      // A declaration in the init is scoped to the loop.
+      push_scope();
+      try {
+        if (at(Tok::semi)) {
+          advance();
+        } else if (starts_declaration()) {
+          s->init = parse_declaration(false);
+        } else {
+          auto init = std::make_unique<ExprStmt>(tok().loc);
+          init->expr = parse_expr();
+          expect_semi("for loop initialiser");
+          s->init = std::move(init);
+        }
+        if (!at(Tok::semi)) s->cond = parse_expr();
+        expect_semi("for loop condition");
+        if (!at(Tok::r_paren)) s->step = parse_expr();
+        expect(Tok::r_paren);
+        s->body = parse_statement();
+      } catch (const SyntaxError&) {
+        pop_scope();
+        throw;
+      }
+      pop_scope();
+      return s;
+    }
+    case Tok::kw_switch: {
+      advance();
+      auto s = std::make_unique<SwitchStmt>(loc);
+      s->cond = parse_paren_expr();
+      s->body = parse_statement();
+      return s;
+    }
+    case Tok::kw_case: {
+      advance();
+      auto s = std::make_unique<CaseStmt>(loc);
+      s->value = parse_conditional();
+      expect(Tok::colon);
+      return s;
+    }
+    case Tok::kw_default: {
+      advance();
+      expect(Tok::colon);
+      return std::make_unique<DefaultStmt>(loc);
+    }
+    case Tok::kw_break:
+      advance();
+      expect_semi("'break'");
+      return std::make_unique<BreakStmt>(loc);
+    case Tok::kw_continue:
+      advance();
+      expect_semi("'continue'");
+      return std::make_unique<ContinueStmt>(loc);
+    case Tok::kw_return: {
+      advance();
+      auto s = std::make_unique<ReturnStmt>(loc);
+      if (!at(Tok::semi)) s->value = parse_expr();
+      expect_semi("return statement");
+      return s;
+    }
+    case Tok::kw_goto: fail_here("'goto' is not supported in Brook");
+    case Tok::kw_else: fail_here("'else' without a previous 'if'");
+    case Tok::identifier:
+      if (tok(1).kind == Tok::colon) fail_here("'goto' is not supported in Brook");
+      break;
+    default: break;
+  }
+  if (starts_declaration()) return parse_declaration(false);
+  auto s = std::make_unique<ExprStmt>(loc);
+  s->expr = parse_expr();
+  expect_semi("expression");
+  return s;
+}
+
+}  // namespace brook::parser_detail

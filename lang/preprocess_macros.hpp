@@ -1,0 +1,69 @@
+// Macro definitions and C's expansion algorithm (hide sets, after Prosser),
+// shared by the preprocessor's text lines and its #if expressions.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "lang/source.hpp"
+#include "lang/token.hpp"
+
+namespace brook::pp {
+
+// The names of the macros a token must not be expanded by again (sorted).
+using HideSet = std::shared_ptr<const std::vector<std::string>>;
+
+struct PPToken {
+  Token tok;
+  HideSet hide;
+  bool placemarker = false;  // an empty argument next to ## (removed after pasting)
+};
+
+enum class MacroKind { object, function, file_name, line_number };
+
+struct Macro {
+  MacroKind kind = MacroKind::object;
+  std::vector<std::string> params;  // "__VA_ARGS__" last when variadic
+  bool variadic = false;
+  std::vector<Token> body;
+};
+
+bool same_definition(const Macro& a, const Macro& b);
+// Keywords can be macro names too (`#define inline`).
+bool is_name_token(const Token& t);
+
+class Expander {
+ public:
+  Expander(const SourceManager& sources, DiagnosticEngine& diags)
+      : sources_(sources), diags_(diags) {}
+
+  std::unordered_map<std::string, Macro>& macros() { return macros_; }
+  const Macro* find(const std::string& name) const;
+
+  // Fully macro-expands `input` (C's rescanning included).
+  std::vector<Token> expand(std::span<const Token> input);
+
+ private:
+  std::vector<PPToken> expand_list(std::vector<PPToken> input, int depth);
+  // Returns false (leaving `stack` untouched) when `name` is a function-like
+  // macro not followed by '('.
+  bool expand_one(const PPToken& name, const Macro& macro, std::vector<PPToken>& stack,
+                  int depth);
+  std::vector<PPToken> substitute(const Macro& macro, const PPToken& use,
+                                  const std::vector<std::vector<PPToken>>& args,
+                                  const HideSet& hide, int depth);
+  PPToken stringize(const std::vector<PPToken>& arg, SourceLoc loc);
+  void paste(std::vector<PPToken>& out, const PPToken& rhs, SourceLoc loc);
+  bool charge(size_t tokens, SourceLoc loc);
+
+  const SourceManager& sources_;
+  DiagnosticEngine& diags_;
+  std::unordered_map<std::string, Macro> macros_;
+  size_t work_ = 0;
+  bool blown_ = false;
+};
+
+}  // namespace brook::pp
