@@ -1,0 +1,119 @@
+// Launch plans: plain data the scheduler makes from a call and a backend runs.
+// Every shape rule of LANGUAGE.md §4–§8 is resolved by the time a plan exists:
+// backends turn plans into loops or NDRanges and never re-derive shapes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lang/ast.hpp"
+#include "lang/types.hpp"
+
+namespace brook {
+
+// Extents slowest first, like the C array `T h[R][C]`.
+using Extents = std::vector<int64_t>;
+
+// Drops leading extents of 1 (keeps at least one extent): <1,1,100> → <100>.
+Extents canonical_extents(const Extents& e);
+int64_t element_count(const Extents& e);
+// "<4, 8>"
+std::string shape_text(const Extents& e);
+
+using StorageId = uint64_t;
+
+// What a stream argument designates: a stream or a view (domain) of one. All
+// vectors are in canonical rank of the underlying stream. A whole stream has
+// offset 0 and extents equal to `stream_extents`.
+struct StreamView {
+  StorageId storage = 0;
+  const Type* elem = nullptr;
+  Extents stream_extents;  // the stream's own (canonical) extents: the storage layout
+  Extents offset;          // of the view's first element, per dimension
+  Extents extents;         // the view's extents, per dimension (same rank)
+  bool is_iter = false;
+
+  bool is_whole() const;
+  // Row-major element index in the storage of view position `pos` (view coordinates).
+  int64_t storage_index(const int64_t* pos) const;
+};
+
+// How an input dimension follows the domain: for input dimension i (in the
+// input view's coordinates) the index read at domain position p is
+//   out_dim < 0 ? 0 : floor(p[out_dim] * num / den)       (exact integer arithmetic)
+// which is `in = floor(out * in_extent / out_extent)` (num = in_extent,
+// den = out_extent) with BrookGPU's rank alignment from the first dimension.
+struct DimMap {
+  int out_dim = -1;
+  int64_t num = 0;
+  int64_t den = 1;
+  int64_t apply(const int64_t* domain_pos) const {
+    return out_dim < 0 ? 0 : (domain_pos[out_dim] * num) / den;
+  }
+};
+
+enum class ArgRole : uint8_t { Input, Iter, Output, Constant, Gather };
+
+// A host array used as a gather argument: a snapshot of its bytes (C layout,
+// row-major) with its dimensions.
+struct HostArray {
+  std::vector<std::byte> bytes;
+  Extents extents;
+  const Type* elem = nullptr;
+};
+
+struct PlanArg {
+  ArgRole role = ArgRole::Input;
+  int param = 0;                 // index into the kernel's parameter list
+  StreamView view;               // Input, Iter, Output, Gather from a stream
+  std::vector<DimMap> map;       // Input, Iter: one per view dimension
+  std::vector<std::byte> value;  // Constant: the value in C layout of the parameter type
+  bool gather_from_host = false;
+  HostArray host;                // Gather from a host array
+  // Gather: extents the indices clamp to (the view's or the host array's).
+  const Extents& gather_extents() const { return gather_from_host ? host.extents : view.extents; }
+};
+
+// A kernel launch over `domain` (the first output's view extents, canonical).
+struct MapPlan {
+  const ast::FuncDecl* kernel = nullptr;
+  SourceLoc loc;
+  Extents domain;
+  std::vector<PlanArg> args;  // in parameter order
+};
+
+// A reduction. With `to_stream`, output element o folds the input block
+// [o * block, (o + 1) * block) per dimension; otherwise the whole input folds
+// into one value. The fold is the left fold in row-major order (§7).
+struct ReducePlan {
+  const ast::FuncDecl* reducer = nullptr;
+  SourceLoc loc;
+  int input_param = 0;
+  int reduce_param = 0;
+  StreamView input;
+  bool to_stream = false;
+  StreamView output;       // to_stream
+  Extents block;           // to_stream: per-dimension block size
+  std::vector<PlanArg> extra;  // constants and gathers, by parameter index
+};
+
+// streamGatherOp / streamScatterOp (§8): processed in row-major order of the
+// index stream, so repeated indices see earlier updates.
+struct GatherScatterPlan {
+  SourceLoc loc;
+  bool is_scatter = false;
+  StreamView values;  // gather: the target t; scatter: the source s
+  StreamView index;
+  StreamView array;   // the array gathered from / scattered into
+  int builtin_op = 0;  // STREAM_GATHER_* / STREAM_SCATTER_* when `op` is null
+  const ast::FuncDecl* op = nullptr;  // a reduce function
+};
+
+// For --dump-plans and `brook emit plan`.
+std::string describe(const MapPlan& plan);
+std::string describe(const ReducePlan& plan);
+std::string describe(const GatherScatterPlan& plan);
+
+}  // namespace brook

@@ -1,0 +1,394 @@
+#include "backends/scheduler.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+namespace brook {
+
+namespace {
+
+[[noreturn]] void fail(SourceLoc loc, std::string message) {
+  throw PlanError{loc, std::move(message)};
+}
+
+// Number of leading extents of 1 that canonical form drops.
+size_t leading_ones(const Extents& e) {
+  size_t k = 0;
+  while (k + 1 < e.size() && e[k] == 1) ++k;
+  return k;
+}
+
+// Start/end as the user wrote them: "2" for 1-D, "(2, 1)" otherwise.
+std::string point_text(std::span<const int64_t> p) {
+  if (p.size() == 1) return std::to_string(p[0]);
+  std::string s = "(";
+  for (size_t i = 0; i < p.size(); ++i) s += (i ? ", " : "") + std::to_string(p[i]);
+  return s + ")";
+}
+
+// Maps each dimension of a stream view onto the domain: leading extents of 1
+// are pinned, the rest are aligned with the domain from the first dimension.
+std::vector<DimMap> align(const Extents& view_extents, const Extents& domain, bool resample) {
+  std::vector<DimMap> map(view_extents.size());
+  size_t k = leading_ones(view_extents);
+  for (size_t d = 0; d < view_extents.size(); ++d) {
+    if (d < k) continue;  // out_dim -1: always 0
+    size_t c = d - k;
+    if (c >= domain.size()) continue;  // extra trailing input dimension: pinned to 0
+    map[d].out_dim = static_cast<int>(c);
+    map[d].num = resample ? view_extents[d] : 1;
+    map[d].den = resample ? domain[c] : 1;
+  }
+  return map;
+}
+
+const char* role_name(ArgRole r) {
+  switch (r) {
+    case ArgRole::Input: return "input";
+    case ArgRole::Iter: return "iterator";
+    case ArgRole::Output: return "output";
+    case ArgRole::Constant: return "constant";
+    case ArgRole::Gather: return "gather";
+  }
+  return "?";
+}
+
+std::string view_text(const StreamView& v) {
+  std::string s = "stream #" + std::to_string(v.storage) + " " + shape_text(v.stream_extents);
+  if (!v.is_whole()) {
+    s += " view offset (";
+    for (size_t i = 0; i < v.offset.size(); ++i) s += (i ? ", " : "") + std::to_string(v.offset[i]);
+    s += ") extents " + shape_text(v.extents);
+  }
+  if (v.elem) s += " of " + v.elem->name();
+  return s;
+}
+
+std::string map_text(const std::vector<DimMap>& map) {
+  std::string s = "[";
+  for (size_t d = 0; d < map.size(); ++d) {
+    if (d) s += ", ";
+    const DimMap& m = map[d];
+    if (m.out_dim < 0) {
+      s += "0";
+    } else if (m.num == m.den) {
+      s += "o" + std::to_string(m.out_dim);
+    } else {
+      s += "o" + std::to_string(m.out_dim) + "*" + std::to_string(m.num) + "/" +
+           std::to_string(m.den);
+    }
+  }
+  return s + "]";
+}
+
+std::string param_name(const ast::FuncDecl* f, int i) {
+  if (!f || i < 0 || static_cast<size_t>(i) >= f->params.size()) return "?";
+  return f->params[static_cast<size_t>(i)]->name;
+}
+
+std::string loc_text(SourceLoc loc) {
+  return std::to_string(loc.line) + ":" + std::to_string(loc.col);
+}
+
+}  // namespace
+
+Extents canonical_extents(const Extents& e) {
+  size_t k = leading_ones(e);
+  return Extents(e.begin() + static_cast<std::ptrdiff_t>(k), e.end());
+}
+
+int64_t element_count(const Extents& e) {
+  int64_t n = 1;
+  for (int64_t x : e) n *= x;
+  return n;
+}
+
+std::string shape_text(const Extents& e) {
+  std::string s = "<";
+  for (size_t i = 0; i < e.size(); ++i) s += (i ? ", " : "") + std::to_string(e[i]);
+  return s + ">";
+}
+
+bool StreamView::is_whole() const {
+  for (size_t d = 0; d < extents.size(); ++d) {
+    if (offset[d] != 0 || extents[d] != stream_extents[d]) return false;
+  }
+  return true;
+}
+
+int64_t StreamView::storage_index(const int64_t* pos) const {
+  int64_t index = 0;
+  for (size_t d = 0; d < stream_extents.size(); ++d) {
+    index = index * stream_extents[d] + offset[d] + pos[d];
+  }
+  return index;
+}
+
+StreamView Scheduler::whole(StorageId storage, const Type* elem, const Extents& extents,
+                            bool is_iter) {
+  StreamView v;
+  v.storage = storage;
+  v.elem = elem;
+  v.stream_extents = canonical_extents(extents);
+  v.offset.assign(v.stream_extents.size(), 0);
+  v.extents = v.stream_extents;
+  v.is_iter = is_iter;
+  return v;
+}
+
+StreamView Scheduler::domain(const StreamView& base, std::span<const int64_t> start,
+                             std::span<const int64_t> end, SourceLoc loc) {
+  const size_t rank = base.extents.size();
+  auto described = [&] {
+    return "domain " + point_text(start) + " to " + point_text(end);
+  };
+  if (start.size() != end.size() || start.empty()) {
+    fail(loc, "domain start and end must have the same number of components");
+  }
+  StreamView v = base;
+  // Component j of start/end addresses dimension rank-1-j (x is the last
+  // dimension). Components beyond the stream's rank address extents of 1.
+  for (size_t j = 0; j < start.size(); ++j) {
+    int64_t s = start[j], e = end[j];
+    if (j >= rank) {
+      if (s != 0 || e != 1) fail(loc, described() + " is outside the stream " + shape_text(base.extents));
+      continue;
+    }
+    size_t d = rank - 1 - j;
+    if (s < 0 || e > base.extents[d] || s > e) {
+      fail(loc, described() + " is outside the stream " + shape_text(base.extents));
+    }
+    if (s == e) fail(loc, described() + " is empty");
+    v.offset[d] = base.offset[d] + s;
+    v.extents[d] = e - s;
+  }
+  if (start.size() < rank) {
+    fail(loc, "the domain of a " + std::to_string(rank) + "-D stream needs " +
+                  std::to_string(rank) + " components in its start and end, not " +
+                  std::to_string(start.size()));
+  }
+  return v;
+}
+
+std::vector<DimMap> Scheduler::resample(const Extents& input, const Extents& domain) {
+  return align(input, domain, true);
+}
+
+MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg> args,
+                            SourceLoc loc) {
+  MapPlan plan;
+  plan.kernel = &kernel;
+  plan.loc = loc;
+  if (args.size() != kernel.params.size()) {
+    fail(loc, "kernel '" + kernel.name + "' takes " + std::to_string(kernel.params.size()) +
+                  " arguments, not " + std::to_string(args.size()));
+  }
+  // The domain is the shape of the first output; every output must match it.
+  const ast::ParamDecl* first_out = nullptr;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ast::ParamDecl& p = *kernel.params[i];
+    if (p.pkind != ast::ParamKind::Out) continue;
+    if (args[i].kind != CallArg::Kind::Stream) {
+      fail(loc, "output '" + p.name + "' of kernel '" + kernel.name + "' needs a stream");
+    }
+    Extents shape = canonical_extents(args[i].stream.extents);
+    if (!first_out) {
+      first_out = &p;
+      plan.domain = shape;
+    } else if (shape != plan.domain) {
+      std::string name = args[i].name.empty() ? p.name : args[i].name;
+      fail(loc, "output '" + name + "' has shape " + shape_text(shape) +
+                    " but the call's domain is " + shape_text(plan.domain));
+    }
+  }
+  if (!first_out) fail(loc, "kernel '" + kernel.name + "' has no output stream to run over");
+
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ast::ParamDecl& p = *kernel.params[i];
+    const CallArg& a = args[i];
+    PlanArg pa;
+    pa.param = static_cast<int>(i);
+    switch (p.pkind) {
+      case ast::ParamKind::Input:
+      case ast::ParamKind::Iter:
+      case ast::ParamKind::Reduce:
+        if (a.kind != CallArg::Kind::Stream) {
+          fail(loc, "argument '" + p.name + "' of kernel '" + kernel.name + "' needs a stream");
+        }
+        pa.role = p.pkind == ast::ParamKind::Iter ? ArgRole::Iter : ArgRole::Input;
+        pa.view = a.stream;
+        pa.map = resample(a.stream.extents, plan.domain);
+        break;
+      case ast::ParamKind::Out:
+        pa.role = ArgRole::Output;
+        pa.view = a.stream;
+        pa.map = align(a.stream.extents, plan.domain, false);
+        break;
+      case ast::ParamKind::Gather:
+        pa.role = ArgRole::Gather;
+        if (a.kind == CallArg::Kind::HostArray) {
+          pa.gather_from_host = true;
+          pa.host = a.host;
+        } else if (a.kind == CallArg::Kind::Stream) {
+          pa.view = a.stream;
+        } else {
+          fail(loc, "gather argument '" + p.name + "' needs a stream or an array");
+        }
+        break;
+      case ast::ParamKind::Const:
+      case ast::ParamKind::Value:
+        pa.role = ArgRole::Constant;
+        pa.value = a.value;
+        break;
+    }
+    plan.args.push_back(std::move(pa));
+  }
+  return plan;
+}
+
+ReducePlan Scheduler::plan_reduce(const ast::FuncDecl& reducer, std::span<const CallArg> args,
+                                  SourceLoc loc) {
+  ReducePlan plan;
+  plan.reducer = &reducer;
+  plan.loc = loc;
+  plan.input_param = plan.reduce_param = -1;
+  if (args.size() != reducer.params.size()) {
+    fail(loc, "reduction '" + reducer.name + "' takes " + std::to_string(reducer.params.size()) +
+                  " arguments, not " + std::to_string(args.size()));
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ast::ParamDecl& p = *reducer.params[i];
+    const CallArg& a = args[i];
+    if (p.pkind == ast::ParamKind::Input) {
+      if (a.kind != CallArg::Kind::Stream) fail(loc, "the input of '" + reducer.name + "' needs a stream");
+      plan.input_param = static_cast<int>(i);
+      plan.input = a.stream;
+    } else if (p.pkind == ast::ParamKind::Reduce) {
+      plan.reduce_param = static_cast<int>(i);
+      if (a.kind == CallArg::Kind::Stream) {
+        plan.to_stream = true;
+        plan.output = a.stream;
+      }
+    } else {
+      PlanArg pa;
+      pa.param = static_cast<int>(i);
+      if (p.pkind == ast::ParamKind::Gather) {
+        pa.role = ArgRole::Gather;
+        pa.gather_from_host = a.kind == CallArg::Kind::HostArray;
+        if (pa.gather_from_host) pa.host = a.host; else pa.view = a.stream;
+      } else {
+        pa.role = ArgRole::Constant;
+        pa.value = a.value;
+      }
+      plan.extra.push_back(std::move(pa));
+    }
+  }
+  if (plan.input_param < 0 || plan.reduce_param < 0) {
+    fail(loc, "'" + reducer.name + "' is not a reduction with one input and one reduce parameter");
+  }
+  if (plan.to_stream) {
+    Extents in = canonical_extents(plan.input.extents);
+    Extents out = canonical_extents(plan.output.extents);
+    std::string what = "cannot reduce a " + shape_text(in) + " stream to " + shape_text(out);
+    if (in.size() != out.size()) fail(loc, what + ": the ranks differ");
+    for (size_t d = 0; d < in.size(); ++d) {
+      if (out[d] <= 0 || in[d] % out[d] != 0) {
+        fail(loc, what + ": " + std::to_string(in[d]) + " is not a multiple of " +
+                      std::to_string(out[d]));
+      }
+    }
+    // Blocks are per view dimension; leading extents of 1 have a block of 1.
+    size_t k_in = leading_ones(plan.input.extents);
+    plan.block.assign(plan.input.extents.size(), 1);
+    for (size_t d = 0; d < in.size(); ++d) plan.block[k_in + d] = in[d] / out[d];
+  }
+  return plan;
+}
+
+GatherScatterPlan Scheduler::plan_gather_scatter(bool is_scatter, const StreamView& values,
+                                                 const StreamView& index,
+                                                 const StreamView& array, int builtin_op,
+                                                 const ast::FuncDecl* op, SourceLoc loc) {
+  Extents v = canonical_extents(values.extents);
+  Extents i = canonical_extents(index.extents);
+  if (v != i) {
+    fail(loc, "the index stream " + shape_text(i) + " and the " +
+                  std::string(is_scatter ? "source" : "target") + " stream " + shape_text(v) +
+                  " must have the same shape");
+  }
+  GatherScatterPlan plan;
+  plan.loc = loc;
+  plan.is_scatter = is_scatter;
+  plan.values = values;
+  plan.index = index;
+  plan.array = array;
+  plan.builtin_op = builtin_op;
+  plan.op = op;
+  return plan;
+}
+
+uint64_t Scheduler::host_bytes(const StreamView& view) {
+  return static_cast<uint64_t>(element_count(view.extents)) * (view.elem ? view.elem->size : 0);
+}
+
+float Scheduler::iterator_lerp(int64_t i, int64_t n, float lo, float hi) {
+  // BrookGPU's formula, all in float, including its 1e-6 nudge (§6).
+  float f = static_cast<float>(i) / static_cast<float>(n);
+  float a = (1.0f - f) * lo;
+  float b = f * hi;
+  return a + b + 1e-6f;
+}
+
+std::string describe(const MapPlan& plan) {
+  std::ostringstream out;
+  out << "plan map " << (plan.kernel ? plan.kernel->name : "?") << " @" << loc_text(plan.loc)
+      << "\n  domain " << shape_text(plan.domain) << "\n";
+  for (const PlanArg& a : plan.args) {
+    out << "  " << param_name(plan.kernel, a.param) << ": " << role_name(a.role);
+    switch (a.role) {
+      case ArgRole::Input:
+      case ArgRole::Iter:
+      case ArgRole::Output:
+        out << " " << view_text(a.view) << " index " << map_text(a.map);
+        break;
+      case ArgRole::Gather:
+        if (a.gather_from_host) {
+          out << " host array " << shape_text(a.host.extents);
+        } else {
+          out << " " << view_text(a.view);
+        }
+        break;
+      case ArgRole::Constant:
+        out << " (" << a.value.size() << " bytes)";
+        break;
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string describe(const ReducePlan& plan) {
+  std::ostringstream out;
+  out << "plan reduce " << (plan.reducer ? plan.reducer->name : "?") << " @"
+      << loc_text(plan.loc) << "\n  input " << view_text(plan.input) << "\n";
+  if (plan.to_stream) {
+    out << "  output " << view_text(plan.output) << "\n  block " << shape_text(plan.block)
+        << " (left fold, row-major)\n";
+  } else {
+    out << "  output a host value (left fold of all " << element_count(plan.input.extents)
+        << " elements, row-major)\n";
+  }
+  return out.str();
+}
+
+std::string describe(const GatherScatterPlan& plan) {
+  std::ostringstream out;
+  out << "plan " << (plan.is_scatter ? "scatter" : "gather") << " @" << loc_text(plan.loc)
+      << "\n  " << (plan.is_scatter ? "source " : "target ") << view_text(plan.values)
+      << "\n  index " << view_text(plan.index) << "\n  array " << view_text(plan.array)
+      << "\n  op " << (plan.op ? plan.op->name : std::to_string(plan.builtin_op)) << "\n";
+  return out.str();
+}
+
+}  // namespace brook
