@@ -124,8 +124,24 @@ void Parser::recover() {
   }
 }
 
+void Parser::recover_item(size_t start) {
+  recover();
+  int open = 0;
+  for (size_t i = start; i < pos_ && i < tokens_.size(); ++i) {
+    if (tokens_[i].kind == Tok::l_brace) ++open;
+    if (tokens_[i].kind == Tok::r_brace) --open;
+  }
+  if (open <= 0 || !at(Tok::r_brace)) return;
+  while (open-- > 0 && at(Tok::r_brace)) advance();
+  recover();
+}
+
 Parser::DepthGuard::DepthGuard(Parser& parser) : p(parser) {
-  if (++p.depth_ > kMaxDepth) p.fail_here("nesting too deep");
+  // A throwing constructor runs no destructor, so undo the count first.
+  if (++p.depth_ > kMaxDepth) {
+    --p.depth_;
+    p.fail_here("nesting too deep");
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -139,6 +155,31 @@ const Type* Parser::builtin_type_name(const Token& t) const {
   if (t.kind != Tok::identifier) return nullptr;
   return types_.builtin_by_name(t.text);
 }
+
+namespace {
+bool is_brook_keyword(Tok k) {
+  return k == Tok::kw_kernel || k == Tok::kw_reduce || k == Tok::kw_out || k == Tok::kw_iter ||
+         k == Tok::kw_vout;
+}
+}  // namespace
+
+bool Parser::brook_specifier_at(size_t ahead) const {
+  if (!is_brook_keyword(tok(ahead).kind)) return false;
+  // Bounded: each step looks one token further, and the token list is finite.
+  for (size_t i = ahead + 1;; ++i) {
+    Tok next = tok(i).kind;
+    if (is_brook_keyword(next) || next == Tok::kw_static || next == Tok::kw_extern ||
+        next == Tok::kw_inline || next == Tok::kw_typedef)
+      continue;
+    return starts_type_name(i);
+  }
+}
+
+bool Parser::at_name() const {
+  return at(Tok::identifier) || (is_brook_keyword(tok().kind) && !brook_specifier_at());
+}
+
+const Token& Parser::take_name() { return advance(); }
 
 bool Parser::starts_type_name(size_t ahead) const {
   const Token& t = tok(ahead);
@@ -158,8 +199,10 @@ bool Parser::starts_type_name(size_t ahead) const {
 bool Parser::starts_declaration(size_t ahead) const {
   switch (tok(ahead).kind) {
     case Tok::kw_static: case Tok::kw_extern: case Tok::kw_inline: case Tok::kw_typedef:
-    case Tok::kw_kernel: case Tok::kw_reduce: case Tok::kw_out: case Tok::kw_iter:
       return true;
+    case Tok::kw_kernel: case Tok::kw_reduce: case Tok::kw_out: case Tok::kw_iter:
+    case Tok::kw_vout:
+      return brook_specifier_at(ahead);
     // `float4(1, 2, 3, 4).x;`, `int(x)`: a constructor expression, not a declaration.
     case Tok::kw_int: case Tok::kw_float: case Tok::kw_double: case Tok::kw_char:
     case Tok::kw_bool:
@@ -221,10 +264,16 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
       case Tok::kw_static: spec.is_static = true; advance(); continue;
       case Tok::kw_extern: spec.is_extern = true; advance(); continue;
       case Tok::kw_typedef: spec.is_typedef = true; advance(); continue;
-      case Tok::kw_kernel: spec.is_kernel = true; advance(); continue;
-      case Tok::kw_reduce: spec.is_reduce = true; advance(); continue;
-      case Tok::kw_out: spec.is_out = true; advance(); continue;
-      case Tok::kw_iter: spec.is_iter = true; advance(); continue;
+      case Tok::kw_kernel: case Tok::kw_reduce: case Tok::kw_out: case Tok::kw_iter:
+      case Tok::kw_vout:
+        if (!brook_specifier_at()) break;
+        if (t.kind == Tok::kw_vout) fail_here("'vout' outputs are not supported yet");
+        spec.is_kernel |= t.kind == Tok::kw_kernel;
+        spec.is_reduce |= t.kind == Tok::kw_reduce;
+        spec.is_out |= t.kind == Tok::kw_out;
+        spec.is_iter |= t.kind == Tok::kw_iter;
+        advance();
+        continue;
       case Tok::kw_void: ++k.void_; advance(); continue;
       case Tok::kw_bool: ++k.bool_; advance(); continue;
       case Tok::kw_char: ++k.char_; advance(); continue;
@@ -255,7 +304,7 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
             auto sd = std::make_unique<StructDecl>(tag.empty() ? t.loc : tag_loc);
             sd->name = tag;
             sd->is_definition = true;
-            parse_struct_body(*sd);
+            parse_struct_body(*sd, defs);
             spec.type.struct_def = sd.get();
             defs->push_back(std::move(sd));
           } else {
@@ -334,24 +383,30 @@ void Parser::parse_array_dims(TypeSyntax& ts) {
   }
 }
 
-void Parser::parse_struct_body(StructDecl& sd) {
+// Nested definitions (`struct A { struct B { … } b; }`) go to `defs` ahead
+// of the enclosing struct, which is added after its body is complete.
+void Parser::parse_struct_body(StructDecl& sd, std::vector<DeclPtr>* defs) {
+  DepthGuard guard(*this);
   expect(Tok::l_brace);
   while (!at(Tok::r_brace)) {
     if (at(Tok::eof)) fail_here("expected '}' at end of struct");
-    // Nested definitions (`struct A { struct B { … } b; }`) have no declaration
-    // list to live in, so they are not accepted.
-    DeclSpec spec = parse_decl_specifiers(nullptr);
-    do {
-      FieldDecl field;
-      field.type_syntax = copy_base(spec.type);
-      while (accept(Tok::star)) ++field.type_syntax.pointer_depth;
-      if (!at(Tok::identifier)) fail_here("expected a field name");
-      field.loc = tok().loc;
-      field.name = advance().text;
-      parse_array_dims(field.type_syntax);
-      sd.fields.push_back(std::move(field));
-    } while (accept(Tok::comma));
-    expect_semi("struct field");
+    size_t start = pos_;
+    try {
+      DeclSpec spec = parse_decl_specifiers(defs);
+      do {
+        FieldDecl field;
+        field.type_syntax = copy_base(spec.type);
+        while (accept(Tok::star)) ++field.type_syntax.pointer_depth;
+        if (!at_name()) fail_here("expected a field name");
+        field.loc = tok().loc;
+        field.name = take_name().text;
+        parse_array_dims(field.type_syntax);
+        sd.fields.push_back(std::move(field));
+      } while (accept(Tok::comma));
+      expect_semi("struct field");
+    } catch (const SyntaxError&) {
+      recover_item(start);
+    }
   }
   advance();
 }
@@ -359,14 +414,15 @@ void Parser::parse_struct_body(StructDecl& sd) {
 void Parser::parse_enum_body(EnumDecl& ed) {
   expect(Tok::l_brace);
   while (!at(Tok::r_brace)) {
-    if (!at(Tok::identifier)) fail_here("expected an enumerator name");
+    if (!at_name()) fail_here("expected an enumerator name");
     auto c = std::make_unique<EnumConstDecl>(tok().loc);
-    c->name = advance().text;
+    c->name = take_name().text;
     if (accept(Tok::equal)) c->value_expr = parse_conditional();
     ed.constants.push_back(std::move(c));
-    if (!accept(Tok::comma)) break;
+    if (accept(Tok::comma)) continue;
+    if (!at(Tok::r_brace)) fail_here("expected ',' or '}' after enumerator");
   }
-  expect(Tok::r_brace);
+  advance();
 }
 
 void Parser::declare_typedef(const std::string& name) {
@@ -406,11 +462,11 @@ std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
       ++ts.pointer_depth;
       while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {}
     }
-    if (!at(Tok::identifier)) {
+    if (!at_name()) {
       if (at(Tok::kw_goto)) fail_here("'goto' is not supported in Brook");
       fail_here("expected a name in declaration");
     }
-    const Token& name = advance();
+    const Token& name = take_name();
     if (first) stmt->loc = name.loc;
 
     if (at(Tok::l_paren)) {
@@ -507,9 +563,9 @@ std::unique_ptr<ParamDecl> Parser::parse_param(FuncKind fkind, int index) {
     while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {}
   }
   auto param = std::make_unique<ParamDecl>(start);
-  if (at(Tok::identifier)) {
+  if (at_name()) {
     param->loc = tok().loc;
-    param->name = advance().text;
+    param->name = take_name().text;
   }
   parse_array_dims(ts);
   bool is_stream = false;

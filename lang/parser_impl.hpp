@@ -44,6 +44,9 @@ class Parser {
   [[noreturn]] void fail(SourceLoc loc, std::string message);
   [[noreturn]] void fail_here(std::string message) { fail(tok().loc, std::move(message)); }
   void recover();
+  // Recovery for a statement or declaration that began at token `start`: also
+  // closes the braces the failed item opened (`enum E { A B };`).
+  void recover_item(size_t start);
 
   // Guards recursion so deeply nested input cannot overflow the stack.
   struct DepthGuard {
@@ -59,9 +62,14 @@ class Parser {
   bool starts_type_name(size_t ahead = 0) const;   // a type specifier or qualifier
   bool starts_declaration(size_t ahead = 0) const;  // also storage / Brook keywords
   const Type* builtin_type_name(const Token& t) const;
+  // Brook's keywords (kernel, reduce, out, iter, vout) are keywords only where
+  // a type follows; elsewhere they are plain names, as in C (`int* out`).
+  bool brook_specifier_at(size_t ahead = 0) const;
+  bool at_name() const;
+  const Token& take_name();  // the current token, which at_name() accepted
   DeclSpec parse_decl_specifiers(std::vector<ast::DeclPtr>* defs);
   ast::TypeSyntax parse_type_name();  // for casts and sizeof: specifiers + `*`s
-  void parse_struct_body(ast::StructDecl& sd);
+  void parse_struct_body(ast::StructDecl& sd, std::vector<ast::DeclPtr>* defs);
   void parse_enum_body(ast::EnumDecl& ed);
   // Parses a declaration through its ';' (or a function body).
   std::unique_ptr<ast::DeclStmt> parse_declaration(bool top_level);

@@ -12,18 +12,19 @@ StmtPtr Parser::parse_top_level_item() {
     if (starts_declaration()) return parse_declaration(true);
     return parse_statement();
   } catch (const SyntaxError&) {
-    recover();
+    recover_item(start);
     if (pos_ == start) advance();  // a stray '}' at the top level
     return nullptr;
   }
 }
 
 StmtPtr Parser::parse_statement_recovering() {
+  size_t start = pos_;
   try {
     if (starts_declaration()) return parse_declaration(false);
     return parse_statement();
   } catch (const SyntaxError&) {
-    recover();
+    recover_item(start);
     return nullptr;
   }
 }

@@ -1,15 +1,463 @@
-// Temporary: lexes the file without preprocessing (being replaced).
+// The preprocessor driver: splits each file into lines, runs directives,
+// tracks conditionals and includes, and hands text lines to the macro expander.
 #include "lang/preprocess.hpp"
 
+#include <filesystem>
+#include <set>
+#include <span>
+#include <unordered_map>
+
 #include "lang/lexer.hpp"
+#include "lang/preprocess_expr.hpp"
+#include "lang/preprocess_macros.hpp"
 
 namespace brook {
+namespace {
+
+using pp::is_name_token;
+using pp::Macro;
+using pp::MacroKind;
+
+constexpr int kMaxIncludeDepth = 64;
+// Files processed in one run; an include tree without guards can otherwise grow
+// exponentially without ever nesting too deeply.
+constexpr size_t kMaxIncludes = 10'000;
+
+constexpr std::string_view kPredefined[] = {
+    "__BROOK__ 1",
+    "NULL ((void*)0)",
+    "RAND_MAX 2147483647",
+    "EXIT_SUCCESS 0",
+    "EXIT_FAILURE 1",
+    "M_PI 3.14159265358979323846",
+    "M_E 2.7182818284590452354",
+    "INFINITY (1.0f/0.0f)",
+    "NAN (0.0f/0.0f)",
+    "FLT_MAX 3.40282347e+38F",
+    "FLT_MIN 1.17549435e-38F",
+    "INT_MAX 2147483647",
+    "INT_MIN (-2147483647-1)",
+    "UINT_MAX 4294967295U",
+    "STREAM_GATHER_FETCH 0",
+    "STREAM_GATHER_INC 1",
+    "STREAM_SCATTER_ASSIGN 0",
+    "STREAM_SCATTER_ADD 1",
+    "STREAM_SCATTER_MUL 2",
+};
+
+struct Conditional {
+  SourceLoc loc;       // the '#' of the #if, for "unterminated" errors
+  bool parent_active;  // the enclosing region is being kept
+  bool taken;          // some branch was already chosen (or none can be)
+  bool in_else;
+  bool active;         // the current branch is being kept
+};
+
+bool valid_identifier(std::string_view s) {
+  if (s.empty()) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    if (!alpha && !(i > 0 && c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
+
+std::string canonical_path(const std::string& path) {
+  std::error_code ec;
+  auto p = std::filesystem::weakly_canonical(path, ec);
+  return ec ? path : p.string();
+}
+
+// The directive's tokens written back as text, one space where there was some.
+std::string spelled(std::span<const Token> toks) {
+  std::string s;
+  for (size_t i = 0; i < toks.size(); ++i) {
+    if (i > 0 && toks[i].space_before) s += ' ';
+    s += toks[i].text;
+  }
+  return s;
+}
+
+class Preprocessor {
+ public:
+  Preprocessor(SourceManager& sources, DiagnosticEngine& diags, const PreprocessOptions& options)
+      : sources_(sources), diags_(diags), options_(options), expander_(sources, diags) {}
+
+  PreprocessResult run(uint32_t file) {
+    for (std::string_view def : kPredefined) define_from_text(std::string(def));
+    expander_.macros()["__FILE__"] = Macro{MacroKind::file_name, {}, false, {}};
+    expander_.macros()["__LINE__"] = Macro{MacroKind::line_number, {}, false, {}};
+    apply_command_line();
+    Token eof = process_file(file, 0);
+    eof.at_line_start = true;
+    result_.tokens.push_back(std::move(eof));
+    return std::move(result_);
+  }
+
+ private:
+  void apply_command_line() {
+    for (const std::string& def : options_.defines) {
+      size_t eq = def.find('=');
+      std::string name = def.substr(0, eq);
+      std::string value = eq == std::string::npos ? "1" : def.substr(eq + 1);
+      if (!valid_identifier(std::string_view(name).substr(0, name.find('(')))) {
+        diags_.error(SourceLoc{}, "invalid macro name '" + name + "' in -D option");
+        continue;
+      }
+      define_from_text(name + " " + value);
+    }
+  }
+
+  void define_from_text(const std::string& text) {
+    std::vector<Token> toks = lex_fragment(text, SourceLoc{}, diags_);
+    define(toks, SourceLoc{});
+  }
+
+  // Returns the file's eof token.
+  Token process_file(uint32_t file, int depth) {
+    // The lexer's diagnostics are held back and passed on only for regions
+    // that are kept, so `#if 0` can hold text like "don't" (as in C compilers).
+    DiagnosticEngine lex_diags(sources_);
+    std::vector<Token> tokens = lex_file(sources_, file, lex_diags);
+    const std::vector<Diagnostic>& held = lex_diags.diagnostics();
+    size_t next_held = 0;
+    auto pass_on = [&](SourceLoc limit, bool inclusive, bool keep) {
+      for (; next_held < held.size(); ++next_held) {
+        const SourceLoc at = held[next_held].loc;
+        bool before = at.line < limit.line || (at.line == limit.line && at.col < limit.col) ||
+                      (inclusive && at == limit);
+        if (!before) break;
+        if (keep) diags_.report(held[next_held].severity, at, held[next_held].message);
+      }
+    };
+    std::vector<Conditional> conds;
+    std::vector<Token> pending;
+    size_t i = 0;
+    while (!fatal_ && tokens[i].kind != Tok::eof) {
+      const Token& t = tokens[i];
+      const bool active = conds.empty() || conds.back().active;
+      if (t.at_line_start && t.kind == Tok::hash) {
+        size_t end = i + 1;
+        while (tokens[end].kind != Tok::eof && !tokens[end].at_line_start) ++end;
+        pass_on(tokens[end].loc, false, active);
+        // Conditionals leave the macro table alone, so a macro call may span
+        // them (GCC allows `F(a,\n#ifdef X\nb\n#endif\n)`); others see the text so far.
+        if (!is_conditional(std::span<const Token>(tokens).subspan(i, end - i))) flush(pending);
+        directive(std::span<const Token>(tokens).subspan(i, end - i), file, depth, conds);
+        i = end;
+        continue;
+      }
+      pass_on(t.loc, true, active);
+      if (active) pending.push_back(t);
+      ++i;
+    }
+    pass_on(SourceLoc{file, UINT32_MAX, UINT32_MAX}, true, !fatal_);
+    flush(pending);
+    if (!fatal_) {
+      for (const Conditional& c : conds) diags_.error(c.loc, "unterminated conditional directive");
+    }
+    return tokens.back();
+  }
+
+  static bool is_conditional(std::span<const Token> line) {
+    if (line.size() < 2) return true;  // the null directive
+    const std::string& name = line[1].text;
+    return name == "if" || name == "ifdef" || name == "ifndef" || name == "elif" ||
+           name == "else" || name == "endif";
+  }
+
+  void flush(std::vector<Token>& pending) {
+    if (pending.empty()) return;
+    std::vector<Token> expanded = expander_.expand(pending);
+    pending.clear();
+    result_.tokens.insert(result_.tokens.end(), std::make_move_iterator(expanded.begin()),
+                          std::make_move_iterator(expanded.end()));
+  }
+
+  void directive(std::span<const Token> line, uint32_t file, int depth,
+                 std::vector<Conditional>& conds) {
+    if (line.size() == 1) return;  // the null directive
+    const SourceLoc loc = line[0].loc;
+    const std::string name = is_name_token(line[1]) ? line[1].text : "";
+    std::span<const Token> args = line.subspan(2);
+    const bool active = conds.empty() || conds.back().active;
+
+    if (name == "if" || name == "ifdef" || name == "ifndef") {
+      bool value = false;
+      if (active) {
+        if (name == "if") {
+          value = condition(args, loc);
+        } else if (args.empty() || !is_name_token(args[0])) {
+          diags_.error(args.empty() ? loc : args[0].loc, "macro name missing in #" + name);
+        } else {
+          value = (expander_.find(args[0].text) != nullptr) == (name == "ifdef");
+          extra_tokens(args.subspan(1), name);
+        }
+      }
+      conds.push_back({loc, active, !active || value, false, active && value});
+      return;
+    }
+    if (name == "elif") {
+      if (conds.empty()) return diags_.error(loc, "#elif without #if");
+      Conditional& c = conds.back();
+      if (c.in_else) return diags_.error(loc, "#elif after #else");
+      if (c.taken) {
+        c.active = false;
+      } else {
+        c.active = condition(args, loc);
+        c.taken = c.active;
+      }
+      return;
+    }
+    if (name == "else") {
+      if (conds.empty()) return diags_.error(loc, "#else without #if");
+      Conditional& c = conds.back();
+      if (c.in_else) return diags_.error(loc, "#else after #else");
+      c.in_else = true;
+      c.active = c.parent_active && !c.taken;
+      c.taken = true;
+      if (c.parent_active) extra_tokens(args, name);
+      return;
+    }
+    if (name == "endif") {
+      if (conds.empty()) return diags_.error(loc, "#endif without #if");
+      if (conds.back().parent_active) extra_tokens(args, name);
+      conds.pop_back();
+      return;
+    }
+    if (!active) return;
+
+    if (name == "include") return include(args, loc, file, depth);
+    if (name == "define") return define(args, loc);
+    if (name == "undef") {
+      if (args.empty() || !is_name_token(args[0])) {
+        return diags_.error(args.empty() ? loc : args[0].loc, "macro name missing in #undef");
+      }
+      expander_.macros().erase(args[0].text);
+      extra_tokens(args.subspan(1), name);
+      return;
+    }
+    if (name == "pragma") return pragma(args, loc, file);
+    if (name == "error") return diags_.error(loc, args.empty() ? "#error" : spelled(args));
+    if (name == "warning") return diags_.warning(loc, args.empty() ? "#warning" : spelled(args));
+    if (name == "line") return;  // accepted; locations always name the real file and line
+    diags_.error(loc, "invalid preprocessing directive '#" + line[1].text + "'");
+  }
+
+  void extra_tokens(std::span<const Token> rest, const std::string& directive) {
+    if (!rest.empty()) {
+      diags_.warning(rest[0].loc, "extra tokens at end of #" + directive + " directive");
+    }
+  }
+
+  bool condition(std::span<const Token> args, SourceLoc loc) {
+    if (args.empty()) {
+      diags_.error(loc, "#if with no expression");
+      return false;
+    }
+    // `defined` is resolved before macro expansion, as C requires.
+    std::vector<Token> resolved;
+    for (size_t k = 0; k < args.size(); ++k) {
+      if (!(args[k].kind == Tok::identifier && args[k].text == "defined")) {
+        resolved.push_back(args[k]);
+        continue;
+      }
+      Token result = args[k];
+      size_t n = k + 1;
+      bool paren = n < args.size() && args[n].kind == Tok::l_paren;
+      if (paren) ++n;
+      if (n >= args.size() || !is_name_token(args[n])) {
+        diags_.error(args[k].loc, "macro name missing after 'defined'");
+        return false;
+      }
+      result.kind = Tok::int_literal;
+      result.int_value = expander_.find(args[n].text) != nullptr ? 1 : 0;
+      result.text = result.int_value ? "1" : "0";
+      if (paren) {
+        if (n + 1 >= args.size() || args[n + 1].kind != Tok::r_paren) {
+          diags_.error(args[n].loc, "missing ')' after 'defined'");
+          return false;
+        }
+        ++n;
+      }
+      resolved.push_back(std::move(result));
+      k = n;
+    }
+    std::vector<Token> expanded = expander_.expand(resolved);
+    return pp::evaluate_condition(expanded, loc, diags_);
+  }
+
+  void include(std::span<const Token> args, SourceLoc loc, uint32_t file, int depth) {
+    std::vector<Token> spec(args.begin(), args.end());
+    if (!spec.empty() && spec[0].kind != Tok::string_literal && spec[0].kind != Tok::less) {
+      spec = expander_.expand(spec);  // #include MACRO
+    }
+    if (!spec.empty() && spec[0].kind == Tok::less) return;  // standard headers: ignored
+    if (spec.empty() || spec[0].kind != Tok::string_literal || spec[0].text.size() < 2 ||
+        spec[0].text.back() != '"') {
+      return diags_.error(loc, "#include expects \"FILENAME\" or <FILENAME>");
+    }
+    const std::string name = spec[0].text.substr(1, spec[0].text.size() - 2);
+    extra_tokens(std::span<const Token>(spec).subspan(1), "include");
+    if (depth + 1 >= kMaxIncludeDepth) {
+      diags_.error(loc, "#include nested too deeply");
+      fatal_ = true;
+      return;
+    }
+    if (++include_count_ > kMaxIncludes) {
+      diags_.error(loc, "too many #include directives processed");
+      fatal_ = true;
+      return;
+    }
+    namespace fs = std::filesystem;
+    std::vector<fs::path> candidates;
+    if (fs::path(name).is_absolute()) {
+      candidates.emplace_back(name);
+    } else {
+      candidates.push_back(fs::path(sources_.path(file)).parent_path() / name);
+      for (const std::string& dir : options_.include_dirs) candidates.push_back(fs::path(dir) / name);
+    }
+    for (const fs::path& candidate : candidates) {
+      std::error_code ec;
+      if (!fs::is_regular_file(candidate, ec)) continue;
+      std::string canon = canonical_path(candidate.string());
+      if (once_.count(canon)) return;
+      std::optional<uint32_t> id;
+      if (auto it = loaded_.find(canon); it != loaded_.end()) {
+        id = it->second;
+      } else {
+        id = sources_.load_file(candidate.string());
+        if (id) loaded_[canon] = *id;
+      }
+      if (!id) continue;
+      process_file(*id, depth + 1);
+      return;
+    }
+    diags_.error(loc, "cannot open include file '" + name + "'");
+  }
+
+  void define(std::span<const Token> args, SourceLoc loc) {
+    if (args.empty()) return diags_.error(loc, "macro name missing in #define");
+    const Token& name = args[0];
+    if (!is_name_token(name)) return diags_.error(name.loc, "macro names must be identifiers");
+    if (name.text == "defined") {
+      return diags_.error(name.loc, "'defined' cannot be used as a macro name");
+    }
+    Macro macro;
+    size_t k = 1;
+    if (k < args.size() && args[k].kind == Tok::l_paren && !args[k].space_before) {
+      macro.kind = MacroKind::function;
+      if (!parameters(args, k, macro)) return;
+    }
+    macro.body.assign(args.begin() + static_cast<std::ptrdiff_t>(k), args.end());
+    if (!macro.body.empty()) {
+      if (macro.body.front().kind == Tok::hash_hash || macro.body.back().kind == Tok::hash_hash) {
+        const Token& bad =
+            macro.body.front().kind == Tok::hash_hash ? macro.body.front() : macro.body.back();
+        return diags_.error(bad.loc, "'##' cannot appear at either end of a macro expansion");
+      }
+    }
+    if (macro.kind == MacroKind::function) {
+      for (size_t i = 0; i < macro.body.size(); ++i) {
+        if (macro.body[i].kind != Tok::hash) continue;
+        bool ok = i + 1 < macro.body.size() && is_name_token(macro.body[i + 1]);
+        if (ok) {
+          const std::string& p = macro.body[i + 1].text;
+          ok = std::find(macro.params.begin(), macro.params.end(), p) != macro.params.end();
+        }
+        if (!ok) {
+          return diags_.error(macro.body[i].loc, "'#' is not followed by a macro parameter");
+        }
+      }
+    }
+    auto& table = expander_.macros();
+    if (auto it = table.find(name.text); it != table.end() && !same_definition(it->second, macro)) {
+      diags_.warning(name.loc, "'" + name.text + "' macro redefined");
+    }
+    table[name.text] = std::move(macro);
+  }
+
+  // Parses "(a, b, ...)" starting at args[k] == '('; leaves k after ')'.
+  bool parameters(std::span<const Token> args, size_t& k, Macro& macro) {
+    ++k;
+    if (k < args.size() && args[k].kind == Tok::r_paren) {
+      ++k;
+      return true;
+    }
+    for (;;) {
+      if (k >= args.size()) {
+        diags_.error(args[k - 1].loc, "missing ')' in macro parameter list");
+        return false;
+      }
+      const Token& p = args[k];
+      if (p.kind == Tok::ellipsis) {
+        macro.variadic = true;
+        macro.params.push_back("__VA_ARGS__");
+        ++k;
+        if (k >= args.size() || args[k].kind != Tok::r_paren) {
+          diags_.error(k < args.size() ? args[k].loc : p.loc, "missing ')' in macro parameter list");
+          return false;
+        }
+        ++k;
+        return true;
+      }
+      if (!is_name_token(p) || p.text == "__VA_ARGS__") {
+        diags_.error(p.loc, "expected a parameter name in the macro parameter list, found '" +
+                                p.text + "'");
+        return false;
+      }
+      if (std::find(macro.params.begin(), macro.params.end(), p.text) != macro.params.end()) {
+        diags_.error(p.loc, "duplicate macro parameter '" + p.text + "'");
+        return false;
+      }
+      macro.params.push_back(p.text);
+      ++k;
+      if (k < args.size() && args[k].kind == Tok::comma) {
+        ++k;
+        continue;
+      }
+      if (k < args.size() && args[k].kind == Tok::r_paren) {
+        ++k;
+        return true;
+      }
+      diags_.error(k < args.size() ? args[k].loc : p.loc,
+                   "expected ',' or ')' in macro parameter list");
+      return false;
+    }
+  }
+
+  void pragma(std::span<const Token> args, SourceLoc loc, uint32_t file) {
+    if (args.empty()) return;
+    std::vector<std::string> words;
+    for (const Token& t : args) words.push_back(t.text);
+    if (words.size() == 1 && words[0] == "once") {
+      once_.insert(canonical_path(sources_.path(file)));
+      return;
+    }
+    if (words.size() == 2 && words[0] == "brook" && words[1] == "fp_relaxed") {
+      result_.pragmas.push_back(Pragma{loc, std::move(words)});
+      return;
+    }
+    diags_.warning(args[0].loc, "unknown pragma '" + spelled(args) + "' ignored");
+  }
+
+  SourceManager& sources_;
+  DiagnosticEngine& diags_;
+  const PreprocessOptions& options_;
+  pp::Expander expander_;
+  PreprocessResult result_;
+  std::set<std::string> once_;                        // canonical paths
+  std::unordered_map<std::string, uint32_t> loaded_;  // canonical path → file
+  size_t include_count_ = 0;
+  bool fatal_ = false;  // an include cycle or explosion: stop everything
+};
+
+}  // namespace
 
 PreprocessResult preprocess(SourceManager& sources, uint32_t file, DiagnosticEngine& diags,
-                            const PreprocessOptions&) {
-  PreprocessResult result;
-  result.tokens = lex_file(sources, file, diags);
-  return result;
+                            const PreprocessOptions& options) {
+  return Preprocessor(sources, diags, options).run(file);
 }
 
 }  // namespace brook

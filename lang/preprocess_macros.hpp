@@ -13,8 +13,8 @@
 
 namespace brook::pp {
 
-// The names of the macros a token must not be expanded by again (sorted).
-using HideSet = std::shared_ptr<const std::vector<std::string>>;
+// The macros (interned name ids, sorted) a token must not be expanded by again.
+using HideSet = std::shared_ptr<const std::vector<uint32_t>>;
 
 struct PPToken {
   Token tok;
@@ -58,10 +58,12 @@ class Expander {
   PPToken stringize(const std::vector<PPToken>& arg, SourceLoc loc);
   void paste(std::vector<PPToken>& out, const PPToken& rhs, SourceLoc loc);
   bool charge(size_t tokens, SourceLoc loc);
+  uint32_t intern(const std::string& name);
 
   const SourceManager& sources_;
   DiagnosticEngine& diags_;
   std::unordered_map<std::string, Macro> macros_;
+  std::unordered_map<std::string, uint32_t> name_ids_;
   size_t work_ = 0;
   bool blown_ = false;
 };

@@ -1,1 +1,126 @@
-// placeholder: being written
+// The sema driver: scopes, the global scope that outlives one check(), and the
+// whole-program rules (kernel recursion).
+#include "lang/sema.hpp"
+
+#include <functional>
+#include <set>
+
+#include "lang/sema_impl.hpp"
+
+namespace brook {
+
+std::string quoted(const Type* t) { return "'" + (t ? t->name() : std::string("<error>")) + "'"; }
+
+Sema::Impl::Impl(TypeContext& t, DiagnosticEngine& d, SemaOptions o)
+    : types(t), diags(d), options(o) {
+  scopes.emplace_back();
+  for (const char* name : {"stdout", "stderr"}) {
+    auto v = std::make_unique<ast::VarDecl>(SourceLoc{});
+    v->name = name;
+    v->type = types.pointer(types.void_type());
+    v->is_global = true;
+    scopes.front().names[name] = v.get();
+    predeclared.push_back(std::move(v));
+  }
+}
+
+ast::Decl* Sema::Impl::lookup(std::string_view name) const {
+  std::string key(name);
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    auto found = it->names.find(key);
+    if (found != it->names.end()) return found->second;
+  }
+  return nullptr;
+}
+
+ast::Decl* Sema::Impl::lookup_tag(std::string_view name) const {
+  std::string key(name);
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    auto found = it->tags.find(key);
+    if (found != it->tags.end()) return found->second;
+  }
+  return nullptr;
+}
+
+bool Sema::Impl::declare(ast::Decl& d) {
+  if (d.name.empty()) return true;
+  auto& names = scopes.back().names;
+  auto it = names.find(d.name);
+  if (it != names.end() && it->second != &d) {
+    bool replace = at_global_scope() && options.allow_redefinition;
+    if (!replace) {
+      error(d.loc, "redefinition of '" + d.name + "'");
+      return false;
+    }
+  }
+  names[d.name] = &d;
+  return true;
+}
+
+std::string Sema::Impl::func_desc() const {
+  if (!func) return "top-level code";
+  switch (func->fkind) {
+    case ast::FuncKind::Kernel: return "kernel '" + func->name + "'";
+    case ast::FuncKind::Reduce: return "reduce function '" + func->name + "'";
+    case ast::FuncKind::Host: break;
+  }
+  return "function '" + func->name + "'";
+}
+
+void Sema::Impl::check_recursion() {
+  // A kernel may reach itself only through prototypes or a direct self call;
+  // both show up as a cycle among the recorded calls.
+  auto target = [](ast::FuncDecl* f) { return f->definition ? f->definition : f; };
+  std::map<ast::FuncDecl*, std::vector<ast::FuncDecl*>> edges;
+  for (const KernelCall& c : kernel_calls) edges[target(c.caller)].push_back(target(c.callee));
+  std::set<ast::FuncDecl*> reported;
+  for (const KernelCall& c : kernel_calls) {
+    ast::FuncDecl* start = target(c.caller);
+    if (reported.count(start) || reported.count(target(c.callee))) continue;
+    std::set<ast::FuncDecl*> seen;
+    std::vector<ast::FuncDecl*> todo{target(c.callee)};
+    bool cycle = false;
+    while (!todo.empty() && !cycle) {
+      ast::FuncDecl* f = todo.back();
+      todo.pop_back();
+      if (f == start) cycle = true;
+      if (!seen.insert(f).second) continue;
+      for (ast::FuncDecl* next : edges[f]) todo.push_back(next);
+    }
+    if (!cycle) continue;
+    reported.insert(start);
+    reported.insert(target(c.callee));
+    if (target(c.callee) == start)
+      error(c.loc, "kernel '" + start->name + "' cannot call itself: kernels cannot be recursive");
+    else
+      error(c.loc, "kernels cannot be recursive: '" + start->name + "' calls '" + c.callee->name +
+                       "', which leads back to '" + start->name + "'");
+  }
+  kernel_calls.clear();
+}
+
+Sema::Sema(TypeContext& types, DiagnosticEngine& diags, SemaOptions options)
+    : impl_(std::make_unique<Impl>(types, diags, options)) {}
+
+Sema::~Sema() = default;
+
+bool Sema::check(ast::Program& program) {
+  size_t errors_before = impl_->diags.error_count();
+  for (ast::StmtPtr& item : program.items) {
+    if (!item) continue;
+    impl_->func = nullptr;
+    impl_->check_stmt(*item);
+  }
+  impl_->check_recursion();
+  return impl_->diags.error_count() == errors_before;
+}
+
+ast::Decl* Sema::lookup_global(std::string_view name) const {
+  const auto& names = impl_->scopes.front().names;
+  auto it = names.find(std::string(name));
+  return it == names.end() ? nullptr : it->second;
+}
+
+std::optional<int64_t> Sema::fold_int(const ast::Expr& e) const { return impl_->fold(e); }
+
+}  // namespace brook

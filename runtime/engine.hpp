@@ -2,6 +2,7 @@
 // backend. The CLI, the REPL and embedders all drive this one class.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -41,6 +42,10 @@ class Engine {
   int run(std::span<const std::string> argv);
 
   FrontEnd& front_end();
+
+  // Where program output and diagnostics go: f(1, text) for stdout, f(2, text)
+  // for stderr. Default: the process's stdout and stderr.
+  void set_output(std::function<void(int stream, std::string_view text)> f);
 
  private:
   struct Impl;

@@ -85,7 +85,9 @@ struct BuiltinName {
 const BuiltinInfo& builtin_info(Builtin id);
 // nullptr when `name` is not a builtin.
 const BuiltinName* find_builtin(std::string_view name);
+// Every entry except `none`, in enum order: all_builtins()[k - 1].id == Builtin(k).
 std::span<const BuiltinInfo> all_builtins();
+// Sorted by name (canonical names and aliases together).
 std::span<const BuiltinName> all_builtin_names();
 
 // Constants of §8 (also predefined as macros by the preprocessor).

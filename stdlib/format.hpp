@@ -19,8 +19,10 @@
 
 namespace brook::stdlib {
 
-// One value passed to printf after C's default argument promotions
-// (char/short → Int, float → Double, any pointer or array → Pointer).
+// One value passed to printf after C's default argument promotions:
+// bool/char/short/unsigned char/unsigned short/int → Int, unsigned int → UInt,
+// long → Long, unsigned long → ULong, float/double → Double, any pointer,
+// array or string literal → Pointer (its address in the program's memory).
 struct FormatArg {
   enum class Kind : uint8_t { Int, UInt, Long, ULong, Double, Pointer };
   Kind kind = Kind::Int;
@@ -46,7 +48,8 @@ struct FormatKinds {
   bool contains(FormatArg::Kind k) const { return (bits >> static_cast<unsigned>(k)) & 1u; }
 };
 
-// One conversion of a format (`%%` yields none).
+// One conversion of a format (`%%` yields none). `text` and `length` are
+// views into the format string that was parsed.
 struct FormatSpec {
   std::size_t offset = 0;    // where its '%' is in the format
   std::string_view text;     // the conversion as written, e.g. "%-8.3lf"
@@ -69,6 +72,13 @@ inline constexpr int kMaxFieldWidth = 1 << 24;
 // A `*` argument must be an Int or UInt. Extra arguments are allowed (C does).
 std::vector<FormatSpec> parse_format(std::string_view format, std::string& error);
 
+// The static check of a literal format against the kinds of the call's
+// arguments (after promotion): the first error format_printf would report, in
+// the same words, or "" when they fit. Runtime-only problems (a `*` value too
+// large, an unreadable string) are not checked.
+std::string check_format_arguments(std::string_view format, std::span<const FormatArg::Kind> kinds,
+                                   int first_argument_number = 2);
+
 // The text, or an error message with empty text.
 struct FormatResult {
   std::string text;
@@ -80,7 +90,10 @@ struct FormatResult {
 // nullopt and sets `error` when it cannot (null or dangling pointer, ...).
 using ReadString = std::function<std::optional<std::string>(uint64_t pointer, std::string& error)>;
 
-// Formats like C's printf(format, args...). `first_argument_number` is the
+// Formats like C's printf(format, args...). Errors read like gcc's -Wformat:
+// "format '%d' expects an 'int' argument, but argument 2 is a 'double'",
+// "too few arguments for format", "'%n' is not supported", "invalid
+// conversion '%y'"; a failing `read_string` passes its message through. `first_argument_number` is the
 // position of args[0] in the user's call, for messages ("argument 2"): 2 for
 // printf, 3 for fprintf/sprintf, 4 for snprintf.
 FormatResult format_printf(std::string_view format, std::span<const FormatArg> args,

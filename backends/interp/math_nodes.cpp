@@ -1,0 +1,162 @@
+#include "backends/interp/math_nodes.hpp"
+
+#include <span>
+
+#include "stdlib/reference.hpp"
+
+namespace brook::interp {
+namespace {
+
+using stdlib::Builtin;
+
+// Arguments gathered as vectors (scalars fill every component).
+struct MathBase : Node {
+  std::vector<NodePtr> args;
+  std::vector<uint32_t> widths;
+  Builtin id;
+  uint32_t n;  // components of the computation
+  void gather(Machine& m, Vec* out) {
+    for (size_t a = 0; a < args.size(); ++a) {
+      if (widths[a] == 1) {
+        Scalar s = args[a]->eval(m);
+        for (uint32_t i = 0; i < 4; ++i) out[a].c[i] = s;
+      } else {
+        args[a]->eval_vec(m, out[a]);
+      }
+    }
+  }
+};
+
+template <class T>
+T component(Builtin id, const Vec* in, size_t arity, uint32_t i) {
+  T a[3] = {};
+  for (size_t k = 0; k < arity && k < 3; ++k) a[k] = get<T>(in[k].c[i]);
+  std::span<const T> s(a, arity);
+  if constexpr (std::is_same_v<T, float>) {
+    return stdlib::ref_math_f32(id, s);
+  } else if constexpr (std::is_same_v<T, double>) {
+    return stdlib::ref_math_f64(id, s);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return a[0];
+  } else {
+    return stdlib::ref_math_int<T>(id, s);
+  }
+}
+
+// Component-wise: result component type R, computation type T.
+template <class T, class R>
+struct Componentwise : MathBase {
+  Vec in[3];
+  Scalar eval(Machine& m) override {
+    Vec v[3];
+    gather(m, v);
+    return put<R>(static_cast<R>(component<T>(id, v, args.size(), 0)));
+  }
+  void eval_vec(Machine& m, Vec& out) override {
+    Vec v[3];
+    gather(m, v);
+    for (uint32_t i = 0; i < n; ++i) out.c[i] = put<R>(static_cast<R>(component<T>(id, v, args.size(), i)));
+  }
+};
+
+template <class T>
+struct VectorFn : MathBase {
+  void load(Machine& m, T (&a)[4], T (&b)[4]) {
+    Vec v[3];
+    gather(m, v);
+    for (uint32_t i = 0; i < 4; ++i) {
+      a[i] = get<T>(v[0].c[i]);
+      b[i] = args.size() > 1 ? get<T>(v[1].c[i]) : T(0);
+    }
+  }
+  Scalar eval(Machine& m) override {
+    T a[4], b[4];
+    load(m, a, b);
+    std::span<const T> x(a, n), y(b, n);
+    switch (id) {
+      case Builtin::dot: return put<T>(stdlib::ref_dot(x, y));
+      case Builtin::length: return put<T>(stdlib::ref_length(x));
+      case Builtin::distance: return put<T>(stdlib::ref_distance(x, y));
+      case Builtin::any: return put<int32_t>(stdlib::ref_any(x));
+      case Builtin::all: return put<int32_t>(stdlib::ref_all(x));
+      default: internal_error(loc, "vector builtin has no scalar result");
+    }
+  }
+  void eval_vec(Machine& m, Vec& out) override {
+    T a[4], b[4], r[4] = {};
+    load(m, a, b);
+    std::span<const T> x(a, n), y(b, n);
+    switch (id) {
+      case Builtin::cross: stdlib::ref_cross(x, y, std::span<T>(r, 3)); break;
+      case Builtin::normalize: stdlib::ref_normalize(x, std::span<T>(r, n)); break;
+      case Builtin::reflect: stdlib::ref_reflect(x, y, std::span<T>(r, n)); break;
+      default: internal_error(loc, "vector builtin has no vector result");
+    }
+    for (uint32_t i = 0; i < n; ++i) out.c[i] = put<T>(r[i]);
+  }
+};
+
+template <class Fn>
+NodePtr with_math_type(TypeKind k, Fn&& f) {
+  switch (k) {
+    case TypeKind::Float: return f(Tag<float>{});
+    case TypeKind::Double: return f(Tag<double>{});
+    case TypeKind::Int: return f(Tag<int32_t>{});
+    case TypeKind::UInt: return f(Tag<uint32_t>{});
+    case TypeKind::Long: return f(Tag<int64_t>{});
+    case TypeKind::ULong: return f(Tag<uint64_t>{});
+    case TypeKind::Char: return f(Tag<int8_t>{});
+    case TypeKind::UChar: return f(Tag<uint8_t>{});
+    case TypeKind::Short: return f(Tag<int16_t>{});
+    case TypeKind::UShort: return f(Tag<uint16_t>{});
+    default: return f(Tag<int32_t>{});
+  }
+}
+
+}  // namespace
+
+NodePtr make_math(Builtin id, std::vector<NodePtr> args, std::vector<const Type*> arg_types,
+                  const Type* result, SourceLoc loc) {
+  if (args.empty()) return nullptr;
+  const Type* first = arg_types[0];
+  TypeKind ck = first->scalar_of()->kind;
+  uint32_t n = 1;
+  for (const Type* t : arg_types) n = std::max(n, t->width());
+  NodePtr node;
+  bool vector_fn = id == Builtin::dot || id == Builtin::length || id == Builtin::distance ||
+                   id == Builtin::any || id == Builtin::all || id == Builtin::cross ||
+                   id == Builtin::normalize || id == Builtin::reflect;
+  if (vector_fn) {
+    node = with_math_type(ck, [&]<class T>(Tag<T>) -> NodePtr {
+      if constexpr (std::is_floating_point_v<T>) {
+        return std::make_unique<VectorFn<T>>();
+      } else if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
+                           std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>) {
+        if (id == Builtin::any || id == Builtin::all || id == Builtin::dot) {
+          return std::make_unique<VectorFn<T>>();
+        }
+        return nullptr;
+      } else {
+        return nullptr;
+      }
+    });
+  } else if (stdlib::is_componentwise(id) || id == Builtin::popcount || id == Builtin::clz ||
+             id == Builtin::ctz) {
+    TypeKind rk = result->scalar_of()->kind;
+    node = with_math_type(ck, [&]<class T>(Tag<T>) -> NodePtr {
+      return with_math_type(rk, [&]<class R>(Tag<R>) -> NodePtr {
+        return std::make_unique<Componentwise<T, R>>();
+      });
+    });
+  }
+  if (!node) return nullptr;
+  auto* base = static_cast<MathBase*>(node.get());
+  base->loc = loc;
+  base->id = id;
+  base->n = n;
+  for (size_t i = 0; i < args.size(); ++i) base->widths.push_back(arg_types[i]->width());
+  base->args = std::move(args);
+  return node;
+}
+
+}  // namespace brook::interp

@@ -1,0 +1,248 @@
+// Statement nodes and calls. Small structs the Compiler fills in directly.
+#pragma once
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "backends/interp/builders.hpp"
+#include "backends/interp/compiler.hpp"
+
+namespace brook::interp {
+
+struct BlockNode : StmtNode {
+  std::vector<StmtNodePtr> body;
+  std::vector<StmtNodePtr> at_exit;  // stream releases
+  Flow exec(Machine& m) override {
+    Flow f = Flow::normal;
+    for (auto& s : body) {
+      f = s->exec(m);
+      if (f != Flow::normal) break;
+    }
+    for (auto& s : at_exit) s->exec(m);
+    return f;
+  }
+};
+
+struct ScalarExprStmt : StmtNode {
+  NodePtr e;
+  Flow exec(Machine& m) override {
+    e->eval(m);
+    return Flow::normal;
+  }
+};
+
+struct ExprStmtNode : StmtNode {
+  NodePtr e;
+  const Type* type;
+  Flow exec(Machine& m) override {
+    discard(m, *e, type);
+    return Flow::normal;
+  }
+};
+
+struct EmptyNode : StmtNode {
+  Flow exec(Machine&) override { return Flow::normal; }
+};
+
+struct IfNode : StmtNode {
+  NodePtr cond;
+  StmtNodePtr then_s, else_s;
+  Flow exec(Machine& m) override {
+    if (cond->eval(m).i) return then_s->exec(m);
+    return else_s ? else_s->exec(m) : Flow::normal;
+  }
+};
+
+struct ForNode : StmtNode {
+  StmtNodePtr init;
+  NodePtr cond;
+  NodePtr step;
+  const Type* step_type = nullptr;
+  StmtNodePtr body;
+  Flow exec(Machine& m) override {
+    if (init) init->exec(m);
+    while (!cond || cond->eval(m).i) {
+      Flow f = body->exec(m);
+      if (f == Flow::brk) break;
+      if (f == Flow::ret) return f;
+      if (step) discard(m, *step, step_type);
+    }
+    return Flow::normal;
+  }
+};
+
+struct DoNode : StmtNode {
+  NodePtr cond;
+  StmtNodePtr body;
+  Flow exec(Machine& m) override {
+    do {
+      Flow f = body->exec(m);
+      if (f == Flow::brk) break;
+      if (f == Flow::ret) return f;
+    } while (cond->eval(m).i);
+    return Flow::normal;
+  }
+};
+
+struct SwitchNode : StmtNode {
+  NodePtr cond;
+  std::vector<StmtNodePtr> body;
+  std::vector<std::pair<int64_t, size_t>> cases;  // sorted by value
+  size_t default_index = SIZE_MAX;
+  Flow exec(Machine& m) override {
+    int64_t v = cond->eval(m).i;
+    auto it = std::lower_bound(cases.begin(), cases.end(), std::pair<int64_t, size_t>{v, 0});
+    size_t start = (it != cases.end() && it->first == v) ? it->second : default_index;
+    for (size_t i = start; i < body.size(); ++i) {
+      Flow f = body[i]->exec(m);
+      if (f == Flow::brk) return Flow::normal;
+      if (f != Flow::normal) return f;
+    }
+    return Flow::normal;
+  }
+};
+
+struct JumpNode : StmtNode {
+  Flow flow;
+  Flow exec(Machine&) override { return flow; }
+};
+
+struct ReturnScalar : StmtNode {
+  NodePtr e;
+  Flow exec(Machine& m) override {
+    m.ret = e->eval(m);
+    return Flow::ret;
+  }
+};
+
+struct ReturnVec : StmtNode {
+  NodePtr e;
+  Flow exec(Machine& m) override {
+    Vec v;
+    e->eval_vec(m, v);
+    m.retv = v;
+    return Flow::ret;
+  }
+};
+
+struct ReturnAggregate : StmtNode {
+  NodePtr e;
+  uint64_t size;
+  Flow exec(Machine& m) override {
+    const uint8_t* src = e->raw(m, false);
+    uint8_t* dst = load_as<uint8_t*>(m.fp);
+    if (dst) std::memmove(dst, src, size);
+    return Flow::ret;
+  }
+};
+
+// Stores that initialise an object: zero it, then each listed element.
+struct InitNode : StmtNode {
+  NodePtr place;
+  uint64_t size;
+  struct Item {
+    uint64_t offset;
+    NodePtr e;
+    const Type* type;
+  };
+  std::vector<Item> items;
+  Flow exec(Machine& m) override {
+    std::memset(place->raw(m, true), 0, size);
+    for (Item& it : items) {
+      const Type* t = it.type;
+      if (t->is_vector()) {
+        Vec v;
+        it.e->eval_vec(m, v);
+        store_vec(t, place->raw(m, true) + it.offset, v);
+      } else if (t->is_struct() || t->is_array()) {
+        const uint8_t* src = it.e->raw(m, false);
+        std::memmove(place->raw(m, true) + it.offset, src, t->size);
+      } else {
+        Scalar s = it.e->eval(m);
+        store_fn(t)(place->raw(m, true) + it.offset, s);
+      }
+    }
+    return Flow::normal;
+  }
+};
+
+// Runs its statement the first time only (static locals).
+struct OnceNode : StmtNode {
+  StmtNodePtr s;
+  bool done = false;
+  Flow exec(Machine& m) override {
+    if (!done) {
+      done = true;
+      s->exec(m);
+    }
+    return Flow::normal;
+  }
+};
+
+struct CallNode : Node {
+  CompiledFunction* fn;
+  struct Arg {
+    NodePtr e;
+    uint32_t offset;
+    const Type* type;
+    StoreFn store;
+  };
+  std::vector<Arg> args;
+  uint32_t result_temp = 0;  // aggregate results
+  uint64_t result_size = 0;
+  void call(Machine& m, uint8_t* dest) {
+    invoke(m, *fn, loc, dest, [&](uint8_t* frame) {
+      for (Arg& a : args) {
+        if (a.store) {
+          a.store(frame + a.offset, a.e->eval(m));
+        } else if (a.type->is_vector()) {
+          Vec v;
+          a.e->eval_vec(m, v);
+          store_vec(a.type, frame + a.offset, v);
+        } else {
+          std::memcpy(frame + a.offset, a.e->raw(m, false), a.type->size);
+        }
+      }
+    });
+  }
+  Scalar eval(Machine& m) override {
+    call(m, nullptr);
+    return m.ret;
+  }
+  void eval_vec(Machine& m, Vec& out) override {
+    call(m, nullptr);
+    out = m.retv;
+  }
+  uint8_t* raw(Machine& m, bool) override {
+    uint8_t* dest = m.fp + result_temp;
+    call(m, dest);
+    return dest;
+  }
+};
+
+// A node that fails with a runtime error when run (unsupported constructs).
+struct FailNode : Node {
+  std::string message;
+  Scalar eval(Machine&) override { throw RuntimeError{loc, message}; }
+  void eval_vec(Machine&, Vec&) override { throw RuntimeError{loc, message}; }
+  uint8_t* raw(Machine&, bool) override { throw RuntimeError{loc, message}; }
+  uint64_t ptr(Machine&) override { throw RuntimeError{loc, message}; }
+};
+
+inline NodePtr make_fail(SourceLoc loc, std::string message) {
+  auto n = std::make_unique<FailNode>();
+  n->loc = loc;
+  n->message = std::move(message);
+  return n;
+}
+
+struct FailStmt : StmtNode {
+  NodePtr n;
+  Flow exec(Machine& m) override {
+    n->eval(m);
+    return Flow::normal;
+  }
+};
+
+}  // namespace brook::interp

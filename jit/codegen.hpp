@@ -1,0 +1,60 @@
+// Typed kernel AST -> LLVM IR. One Codegen fills one llvm::Module with:
+//   * a body function per kernel/reducer reached (kernels called from kernels
+//     included): void body(ctx*, ret*, p0*, idx0*, p1*, idx1*, ...)
+//   * the entry the backend calls: a slice function (map launches) or a fold
+//     function (reductions), see jit/abi.hpp.
+// Unsupported constructs throw CodegenError; nothing is silently skipped.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/plan.hpp"
+#include "lang/ast.hpp"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace brook::jit {
+
+struct CodegenError {
+  SourceLoc loc;
+  std::string message;
+};
+
+// What a compiled launch depends on besides the kernel: everything else
+// (extents, offsets, strides, ratios) is read at run time from ArgRt.
+struct ArgShape {
+  ArgRole role = ArgRole::Constant;
+  int rank = 0;                    // view rank (Input/Iter/Output), gather array rank
+  std::array<int8_t, 4> out_dim{};  // DimMap::out_dim per view dimension
+  std::array<bool, 4> identity{};   // num == den: the index is the domain position
+  friend bool operator<(const ArgShape& a, const ArgShape& b) {
+    return std::tie(a.role, a.rank, a.out_dim, a.identity) <
+           std::tie(b.role, b.rank, b.out_dim, b.identity);
+  }
+  friend bool operator==(const ArgShape&, const ArgShape&) = default;
+};
+
+struct MapShape {
+  int domain_rank = 1;
+  std::vector<ArgShape> args;  // one per kernel parameter
+};
+
+// Emits `entry_name` = the slice function of `kernel` launched with `shape`.
+void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape& shape,
+              const std::string& entry_name, bool fp_relaxed);
+
+// Emits `entry_name` = the fold function of `reducer`. `extra` describes every
+// parameter (input and reduce parameters included, their shapes unused).
+void emit_fold(llvm::Module& module, const ast::FuncDecl& reducer, int input_param,
+               int reduce_param, const std::vector<ArgShape>& params,
+               const std::string& entry_name, bool fp_relaxed);
+
+}  // namespace brook::jit

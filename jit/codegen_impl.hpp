@@ -1,0 +1,120 @@
+// Internals of the AST -> LLVM IR translation (jit/codegen.hpp). Split over
+// codegen.cpp (functions, statements, entry points), codegen_expr.cpp
+// (expressions) and codegen_builtins.cpp (the stdlib table).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "jit/codegen.hpp"
+#include "lang/ast.hpp"
+#include "stdlib/builtins.hpp"
+
+namespace brook::jit {
+
+// An evaluated expression: a register value for scalars and vectors (bool is
+// i1), a pointer to C-layout memory for structs and arrays.
+struct RV {
+  llvm::Value* v = nullptr;
+  const Type* t = nullptr;
+};
+
+// An assignable place: memory of type `t`, or some components of the vector
+// stored at `ptr` (count > 0).
+struct LV {
+  llvm::Value* ptr = nullptr;
+  const Type* t = nullptr;
+  const Type* vec = nullptr;  // the whole vector, when count > 0
+  std::array<uint8_t, 4> comps{};
+  uint8_t count = 0;
+};
+
+class Codegen {
+ public:
+  Codegen(llvm::Module& m, bool fp_relaxed);
+
+  // The body function of a kernel or reducer (emitted once per module).
+  llvm::Function* body(const ast::FuncDecl& f);
+
+  llvm::LLVMContext& ctx;
+  llvm::Module& mod;
+  llvm::IRBuilder<> b;
+  bool relaxed;
+
+  // ---- types and memory ----
+  llvm::Type* reg_type(const Type* t);
+  llvm::Type* mem_type(const Type* t);
+  llvm::Type* scalar_reg(const Type* t);
+  llvm::Value* load(llvm::Value* ptr, const Type* t);
+  void store(llvm::Value* ptr, const RV& v);
+  void copy(llvm::Value* dst, llvm::Value* src, const Type* t);
+  llvm::Value* alloca_of(const Type* t, const char* name = "");
+  llvm::Value* byte_gep(llvm::Value* ptr, int64_t offset);
+  llvm::Value* byte_gep(llvm::Value* ptr, llvm::Value* offset);
+  llvm::Value* i64(int64_t v) { return b.getInt64(static_cast<uint64_t>(v)); }
+  llvm::Value* i32(int32_t v) { return b.getInt32(static_cast<uint32_t>(v)); }
+  llvm::Value* load_i64(llvm::Value* base, int64_t offset);
+  llvm::Value* const_of(const Type* t, double fv, int64_t iv);  // splatted for vectors
+
+  // ---- expressions (codegen_expr.cpp) ----
+  RV rvalue(const ast::Expr& e);
+  LV lvalue(const ast::Expr& e);
+  RV load_lv(const LV& lv);
+  void store_lv(const LV& lv, const RV& v);
+  llvm::Value* to_bool(const RV& v);  // i1
+  llvm::Value* convert(llvm::Value* v, const Type* from, const Type* to);
+  llvm::Value* binary(ast::BinaryOp op, llvm::Value* l, llvm::Value* r, const Type* t,
+                      const Type* rt);
+  RV cond_expr(const ast::ConditionalExpr& e);
+  RV logical(const ast::BinaryExpr& e);
+  RV assign(const ast::AssignExpr& e);
+  RV incdec(const ast::UnaryExpr& e);
+  RV construct(const ast::ConstructExpr& e);
+  RV cast(const ast::CastExpr& e);
+  RV swizzle(const ast::SwizzleExpr& e);
+  RV gather(const ast::GatherExpr& e);
+  RV indexof(const ast::IndexofExpr& e);
+  RV call(const ast::CallExpr& e);
+  RV kernel_call(const ast::CallExpr& e);
+  void init_memory(llvm::Value* ptr, const Type* t, const ast::Expr& init);
+
+  // ---- builtins (codegen_builtins.cpp) ----
+  RV builtin(const ast::CallExpr& e);
+  llvm::Value* component_builtin(stdlib::Builtin id, std::vector<llvm::Value*> args,
+                                 const Type* scalar, const Type* arg_scalar);
+  llvm::Value* libm(std::string_view name, std::vector<llvm::Value*> args, llvm::Type* t);
+  RV printf_call(const ast::CallExpr& e);
+
+  // ---- statements (codegen.cpp) ----
+  void stmt(const ast::Stmt& s);
+  void decl_stmt(const ast::DeclStmt& s);
+  void switch_stmt(const ast::SwitchStmt& s);
+  void branch_to(llvm::BasicBlock* bb);  // unless the block is already terminated
+  void start_block(llvm::BasicBlock* bb);
+  [[noreturn]] void unsupported(SourceLoc loc, const std::string& what);
+
+  llvm::Value* string_constant(const std::string& s);
+
+  // ---- per-function state ----
+  struct Fn {
+    const ast::FuncDecl* decl = nullptr;
+    llvm::Function* fn = nullptr;
+    llvm::Value* ctx = nullptr;  // invocation context (jit/abi.hpp)
+    llvm::Value* ret = nullptr;  // where `return e` stores
+    std::map<const ast::Decl*, llvm::Value*> ptrs;  // locals and parameters
+    std::map<const ast::Decl*, llvm::Value*> idx;   // float4 indexof of stream params
+    std::vector<llvm::BasicBlock*> breaks, continues;
+    llvm::BasicBlock* alloca_block = nullptr;
+  };
+  Fn* fn = nullptr;
+  std::map<const ast::FuncDecl*, llvm::Function*> bodies;
+  std::map<std::string, llvm::Value*> strings;
+  const TypeContext* types = nullptr;
+};
+
+}  // namespace brook::jit

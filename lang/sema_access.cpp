@@ -1,0 +1,321 @@
+// Names, struct members and swizzles, array indexing and kernel gathers,
+// indexof and stream domains.
+#include <algorithm>
+
+#include "lang/sema_impl.hpp"
+
+namespace brook {
+
+using namespace ast;
+
+ParamDecl* Sema::Impl::kernel_param(const Expr& e) const {
+  if (!in_kernel()) return nullptr;
+  auto* n = e.as<NameExpr>();
+  if (!n) return nullptr;
+  Decl* d = n->decl ? n->decl : lookup(n->name);
+  auto* p = d ? d->as<ParamDecl>() : nullptr;
+  if (!p) return nullptr;
+  for (auto& own : func->params)
+    if (own.get() == p) return p;
+  return nullptr;
+}
+
+const Type* Sema::Impl::check_name(NameExpr& n) {
+  Decl* d = lookup(n.name);
+  if (!d) {
+    error(n.loc, "unknown name '" + n.name + "'");
+    return err();
+  }
+  n.decl = d;
+  switch (d->kind) {
+    case DeclKind::Var: {
+      auto* v = d->as<VarDecl>();
+      if (in_kernel() && v->is_global) {
+        error(n.loc, func_desc() + " cannot use global variable '" + n.name + "'");
+        return err();
+      }
+      n.is_lvalue = true;
+      return v->type ? v->type : err();
+    }
+    case DeclKind::Param: {
+      auto* p = d->as<ParamDecl>();
+      if (p->pkind == ParamKind::Gather) {
+        error(n.loc, "gather array '" + n.name + "' must be indexed, as in " + n.name +
+                         (p->gather_rank == 2 ? "[row][column]" : "[i]"));
+        return err();
+      }
+      n.is_lvalue = true;
+      return p->type ? p->type : err();
+    }
+    case DeclKind::Func:
+      error(n.loc, "function '" + n.name + "' cannot be used as a value; call it");
+      return err();
+    case DeclKind::EnumConst: return types.int_type();
+    case DeclKind::Typedef:
+      error(n.loc, "'" + n.name + "' is a type, not a value");
+      return err();
+    case DeclKind::Struct:
+    case DeclKind::Enum: break;
+  }
+  error(n.loc, "'" + n.name + "' is not a value");
+  return err();
+}
+
+const Type* Sema::Impl::check_member(ExprPtr& e) {
+  auto* m = e->as<MemberExpr>();
+  const Type* bt = check_expr(m->base);
+  auto finish = [&](const Type* t) {
+    e->type = t;
+    return t;
+  };
+  if (bt->is_error()) return finish(err());
+  if (m->arrow) {
+    if (in_kernel()) {
+      error(m->loc, "pointers are not allowed in kernels");
+      return finish(err());
+    }
+    if (bt->is_array()) decay(m->base);
+    bt = m->base->type;
+    if (!bt->is_pointer() || !bt->elem->is_struct()) {
+      error(m->loc, "'->' needs a pointer to a struct, not " + quoted(bt));
+      return finish(err());
+    }
+    bt = bt->elem;
+  }
+  if (bt->is_vector() && !m->arrow) {
+    // A swizzle: .xyzw or .rgba, 1 to 4 components, each within the vector.
+    const std::string& f = m->field;
+    std::string spelling = "'." + f + "'";
+    if (f.size() > 4) {
+      error(m->loc, "invalid swizzle " + spelling + ": at most 4 components");
+      return finish(err());
+    }
+    auto sw = std::make_unique<SwizzleExpr>(m->loc);
+    bool xyzw = false, rgba = false;
+    for (size_t i = 0; i < f.size(); ++i) {
+      static constexpr std::string_view kXyzw = "xyzw", kRgba = "rgba";
+      size_t c = kXyzw.find(f[i]);
+      if (c != std::string_view::npos) {
+        xyzw = true;
+      } else if ((c = kRgba.find(f[i])) != std::string_view::npos) {
+        rgba = true;
+      }
+      if (c == std::string_view::npos || c >= bt->count) {
+        error(m->loc, "invalid swizzle " + spelling + ": '" + std::string(1, f[i]) +
+                          "' is not a component of " + quoted(bt));
+        return finish(err());
+      }
+      sw->comps[i] = static_cast<uint8_t>(c);
+    }
+    if (xyzw && rgba) {
+      error(m->loc, "invalid swizzle " + spelling + ": it mixes xyzw and rgba");
+      return finish(err());
+    }
+    sw->count = static_cast<uint8_t>(f.size());
+    sw->spelling = f;
+    bool repeats = false;
+    for (int i = 0; i < sw->count; ++i)
+      for (int j = 0; j < i; ++j) repeats = repeats || sw->comps[i] == sw->comps[j];
+    sw->is_lvalue = m->base->is_lvalue && !repeats;
+    sw->type = sw->count == 1 ? bt->elem : types.vector(bt->elem, sw->count);
+    sw->base = std::move(m->base);
+    e = std::move(sw);
+    return e->type;
+  }
+  if (bt->is_stream()) {
+    error(m->loc, "streams have no member '" + m->field + "' on the host; use a kernel");
+    return finish(err());
+  }
+  if (!bt->is_struct()) {
+    error(m->loc, "type " + quoted(bt) + " has no member '" + m->field + "'");
+    return finish(err());
+  }
+  if (!bt->decl->is_definition) {
+    error(m->loc, "member access into incomplete type " + quoted(bt));
+    return finish(err());
+  }
+  int index = bt->decl->field_index(m->field);
+  if (index < 0) {
+    error(m->loc, quoted(bt) + " has no member named '" + m->field + "'");
+    return finish(err());
+  }
+  m->field_index = index;
+  m->is_lvalue = m->arrow || m->base->is_lvalue;
+  const Type* ft = bt->decl->fields[static_cast<size_t>(index)].type;
+  return finish(ft ? ft : err());
+}
+
+const Type* Sema::Impl::check_index(ExprPtr& e) {
+  // A gather: the innermost base of the index chain is a gather parameter.
+  if (in_kernel()) {
+    const Expr* root = e.get();
+    while (auto* ix = root->as<IndexExpr>()) root = ix->base.get();
+    if (ParamDecl* p = kernel_param(*root); p && p->pkind == ParamKind::Gather) {
+      std::vector<ExprPtr*> unused;
+      return check_gather(e, *p, *const_cast<NameExpr*>(root->as<NameExpr>()), unused);
+    }
+  }
+  auto* ix = e->as<IndexExpr>();
+  auto finish = [&](const Type* t) {
+    e->type = t;
+    return t;
+  };
+  if (ParamDecl* p = kernel_param(*ix->base); p && p->pkind != ParamKind::Const &&
+                                              p->pkind != ParamKind::Value && !p->type->is_array()) {
+    check_value(ix->index);
+    error(ix->base->loc, "stream parameter '" + p->name +
+                             "' is one element here and cannot be indexed; declare a gather array '" +
+                             (p->type ? p->type->name() : std::string("float")) + " " + p->name +
+                             "[]' to read other elements");
+    return finish(err());
+  }
+  const Type* bt = check_expr(ix->base);
+  if (bt->is_stream()) {
+    check_value(ix->index);
+    error(ix->base->loc, "streams cannot be indexed on the host; use streamRead/streamWrite");
+    return finish(err());
+  }
+  const Type* it = check_value(ix->index, "used as indices");
+  if (bt->is_error() || it->is_error()) return finish(err());
+  if (bt->is_integer() && it->is_pointer()) {
+    // C's `2[a]` is `a[2]`.
+    std::swap(ix->base, ix->index);
+    std::swap(bt, it);
+  }
+  if (!bt->is_array() && !bt->is_pointer()) {
+    error(ix->loc, "cannot index a value of type " + quoted(bt));
+    return finish(err());
+  }
+  if (bt->is_pointer() && bt->elem->is_void()) {
+    error(ix->loc, "cannot index a 'void*'");
+    return finish(err());
+  }
+  if (!it->is_integer()) {
+    error(ix->index->loc, "array index must be an integer, not " + quoted(it));
+    return finish(err());
+  }
+  arith_convert(ix->index, types.long_type());
+  ix->is_lvalue = true;
+  return finish(bt->elem);
+}
+
+const Type* Sema::Impl::check_gather(ExprPtr& e, ParamDecl& param, NameExpr& name,
+                                     std::vector<ExprPtr*>&) {
+  SourceLoc loc = e->loc;
+  name.decl = &param;
+  name.type = param.type;
+  std::vector<ExprPtr> indices;
+  ExprPtr cur = std::move(e);
+  while (cur->kind == ExprKind::Index) {
+    auto* ix = cur->as<IndexExpr>();
+    indices.push_back(std::move(ix->index));
+    ExprPtr base = std::move(ix->base);
+    cur = std::move(base);
+  }
+  std::reverse(indices.begin(), indices.end());
+  auto g = std::make_unique<GatherExpr>(loc);
+  g->param = std::move(cur);
+  g->indices = std::move(indices);
+  g->is_lvalue = true;  // read-only; check_modifiable names the gather
+  GatherExpr& ge = *g;
+  e = std::move(g);
+
+  bool ok = true;
+  for (ExprPtr& idx : ge.indices) {
+    const Type* t = check_value(idx, "used as gather indices");
+    if (t->is_error()) {
+      ok = false;
+    } else if (!t->is_arithmetic()) {
+      error(idx->loc, "gather index must be a scalar or vector number, not " + quoted(t));
+      ok = false;
+    }
+  }
+  if (!ok) return e->type = err();
+  size_t n = ge.indices.size();
+  int rank = param.gather_rank;
+  if (n == 1 && rank == 2 && ge.indices[0]->type->is_scalar()) {
+    error(loc, "gather array '" + param.name + "' has 2 dimensions: index it as " + param.name +
+                   "[row][column] or with a float2 (column, row)");
+    return e->type = err();
+  }
+  if (n > 1 && static_cast<int>(n) != rank) {
+    error(loc, "gather array '" + param.name + "' has " + std::to_string(rank) + " dimension" +
+                   (rank == 1 ? "" : "s") + ", but " + std::to_string(n) + " indices were given");
+    return e->type = err();
+  }
+  if (n > 1) {
+    for (ExprPtr& idx : ge.indices) {
+      if (idx->type->is_vector()) {
+        error(idx->loc, "each index of " + param.name + "[row][column] must be a scalar, not " +
+                            quoted(idx->type));
+        return e->type = err();
+      }
+    }
+  }
+  return e->type = param.type;
+}
+
+const Type* Sema::Impl::check_indexof(IndexofExpr& ix) {
+  auto* n = ix.operand ? ix.operand->as<NameExpr>() : nullptr;
+  if (!in_kernel()) {
+    error(ix.loc, "indexof can only be used in a kernel");
+    return err();
+  }
+  if (!n) {
+    error(ix.operand ? ix.operand->loc : ix.loc, "indexof needs the name of a stream parameter");
+    return err();
+  }
+  Decl* d = lookup(n->name);
+  if (!d) {
+    error(n->loc, "unknown name '" + n->name + "'");
+    return err();
+  }
+  ParamDecl* p = kernel_param(*n);
+  std::string what;
+  if (!p) {
+    what = d->as<VarDecl>() ? "a variable" : "not a parameter";
+  } else if (p->pkind == ParamKind::Const || p->pkind == ParamKind::Value) {
+    what = "a constant";
+  }
+  if (!what.empty()) {
+    error(n->loc, "indexof needs a stream parameter, '" + n->name + "' is " + what);
+    return err();
+  }
+  n->decl = p;
+  n->type = p->type;
+  return types.vector(types.float_type(), 4);
+}
+
+const Type* Sema::Impl::check_domain(DomainExpr& d) {
+  if (in_kernel()) {
+    check_expr(d.stream);
+    error(d.loc, "domain() can only be used on the host");
+    return err();
+  }
+  const Type* st = check_expr(d.stream);
+  const Type* a = check_value(d.start, "used as domain bounds");
+  const Type* b = check_value(d.end, "used as domain bounds");
+  if (st->is_error() || a->is_error() || b->is_error()) return err();
+  if (!st->is_stream()) {
+    error(d.loc, "domain() needs a stream, not " + quoted(st));
+    return err();
+  }
+  const Type* bounds = int_vector(st->rank == 0 ? 1 : st->rank);
+  auto check_bound = [&](ExprPtr& x) {
+    const Type* t = x->type;
+    bool integral = t->is_arithmetic();
+    bool shape_ok = bounds->is_vector() ? (t->is_vector() && t->count == bounds->count) : t->is_scalar();
+    if (!integral || !shape_ok) {
+      error(x->loc, "domain() of a " + std::to_string(st->rank) + "-D stream needs " +
+                        quoted(bounds) + " bounds, not " + quoted(t));
+      return false;
+    }
+    arith_convert(x, bounds);
+    return true;
+  };
+  bool ok = check_bound(d.start);
+  ok = check_bound(d.end) && ok;
+  return ok ? st : err();
+}
+
+}  // namespace brook

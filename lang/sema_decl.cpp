@@ -1,0 +1,522 @@
+// Types written by the user and the declarations that introduce names:
+// variables, streams, typedefs, structs, enums, functions, kernels, reductions.
+#include <algorithm>
+
+#include "lang/sema_impl.hpp"
+
+namespace brook {
+
+using namespace ast;
+
+const Type* Sema::Impl::resolve_base(TypeSyntax& ts) {
+  switch (ts.base) {
+    case TypeSyntax::Base::Builtin:
+      if (!ts.builtin) {
+        error(ts.loc, "missing type");
+        return nullptr;
+      }
+      return ts.builtin;
+    case TypeSyntax::Base::Named: {
+      Decl* d = lookup(ts.name);
+      if (auto* td = d ? d->as<TypedefDecl>() : nullptr) return td->type;  // null: already reported
+      error(ts.loc, "unknown type name '" + ts.name + "'");
+      return nullptr;
+    }
+    case TypeSyntax::Base::Struct: {
+      if (ts.struct_def) {
+        define_struct(*ts.struct_def);
+        return ts.struct_def->type;
+      }
+      if (Decl* d = lookup_tag(ts.name)) {
+        if (auto* sd = d->as<StructDecl>()) return sd->type;
+        error(ts.loc, "'" + ts.name + "' is an enum, not a struct");
+        return nullptr;
+      }
+      // First mention: an incomplete struct, completed by a later definition.
+      auto sd = std::make_unique<StructDecl>(ts.loc);
+      sd->name = ts.name;
+      sd->type = types.struct_type(sd.get());
+      declare_tag(*sd);
+      const Type* t = sd->type;
+      implicit_structs.push_back(std::move(sd));
+      return t;
+    }
+    case TypeSyntax::Base::Enum:
+      if (ts.enum_def) define_enum(*ts.enum_def);
+      return types.int_type();
+  }
+  return nullptr;
+}
+
+const Type* Sema::Impl::apply_dims(TypeSyntax& ts, const Type* t, bool allow_unsized_outer) {
+  // int a[2][3]: dims {2, 3}; the type is array(array(int, 3), 2).
+  for (size_t i = ts.array_dims.size(); i-- > 0;) {
+    ExprPtr& dim = ts.array_dims[i];
+    uint32_t count = 0;
+    if (!dim) {
+      if (i != 0 || !allow_unsized_outer) {
+        error(ts.loc, "array dimension " + std::to_string(i + 1) + " needs a size");
+        return nullptr;
+      }
+    } else {
+      const Type* dt = check_value(dim);
+      if (dt->is_error()) return nullptr;
+      if (!dt->is_integer()) {
+        error(dim->loc, "array size must be an integer, not " + quoted(dt));
+        return nullptr;
+      }
+      std::optional<int64_t> n = require_constant(*dim, "array size");
+      if (!n) return nullptr;
+      if (*n <= 0 || *n > (int64_t{1} << 31)) {
+        error(dim->loc, "array size must be positive, not " + std::to_string(*n));
+        return nullptr;
+      }
+      count = static_cast<uint32_t>(*n);
+    }
+    if (t->is_void()) {
+      error(ts.loc, "arrays of 'void' are not allowed");
+      return nullptr;
+    }
+    t = types.array(t, count);
+  }
+  return t;
+}
+
+const Type* Sema::Impl::resolve_type(TypeSyntax& ts, bool with_dims) {
+  const Type* t = resolve_base(ts);
+  if (!t) return nullptr;
+  for (int i = 0; i < ts.pointer_depth; ++i) t = types.pointer(t);
+  if (with_dims) t = apply_dims(ts, t, true);
+  return t;
+}
+
+void Sema::Impl::define_struct(StructDecl& sd) {
+  if (sd.type) return;  // already processed (a DeclStmt and a TypeSyntax both name it)
+  if (!sd.is_definition) {
+    Decl* existing = sd.name.empty() ? nullptr : scopes.back().tags[sd.name];
+    if (auto* e = existing ? existing->as<StructDecl>() : nullptr) {
+      sd.type = e->type;
+    } else {
+      sd.type = types.struct_type(&sd);
+      if (!sd.name.empty()) declare_tag(sd);
+    }
+    return;
+  }
+  // A definition completes an earlier forward declaration in the same scope,
+  // whose type everyone already holds: the fields move there.
+  StructDecl* target = &sd;
+  if (!sd.name.empty()) {
+    auto it = scopes.back().tags.find(sd.name);
+    if (it != scopes.back().tags.end()) {
+      auto* prev = it->second->as<StructDecl>();
+      if (!prev) {
+        error(sd.loc, "'" + sd.name + "' is already declared as an enum");
+        sd.type = types.struct_type(&sd);
+        return;
+      }
+      if (prev->is_definition && !(options.allow_redefinition && at_global_scope())) {
+        error(sd.loc, "redefinition of 'struct " + sd.name + "'");
+        sd.type = prev->type;
+        return;
+      }
+      if (!prev->is_definition) {
+        prev->fields = std::move(sd.fields);
+        sd.fields.clear();
+        prev->is_definition = true;
+        target = prev;
+      }
+    }
+  }
+  if (target == &sd) {
+    sd.type = types.struct_type(&sd);
+    if (!sd.name.empty()) declare_tag(sd);
+  } else {
+    sd.type = target->type;
+  }
+  uint64_t offset = 0, align = 1;
+  for (size_t i = 0; i < target->fields.size(); ++i) {
+    FieldDecl& f = target->fields[i];
+    for (size_t j = 0; j < i; ++j) {
+      if (target->fields[j].name == f.name) {
+        error(f.loc, "duplicate member '" + f.name + "'");
+        break;
+      }
+    }
+    const Type* t = resolve_type(f.type_syntax, true);
+    if (t && (t->is_void() || (t->is_array() && t->count == 0))) {
+      error(f.loc, "member '" + f.name + "' has invalid type " + quoted(t));
+      t = nullptr;
+    } else if (t && t->is_struct() && !t->decl->is_definition) {
+      error(f.loc, "member '" + f.name + "' has incomplete type " + quoted(t));
+      t = nullptr;
+    }
+    f.type = t ? t : err();
+    uint64_t a = std::max<uint64_t>(f.type->align, 1);
+    offset = (offset + a - 1) / a * a;
+    f.offset = offset;
+    offset += f.type->size;
+    align = std::max(align, a);
+  }
+  offset = (offset + align - 1) / align * align;
+  types.complete_struct(target->type, offset, align);
+}
+
+void Sema::Impl::define_enum(EnumDecl& ed) {
+  if (!ed.name.empty()) {
+    auto& tags = scopes.back().tags;
+    auto it = tags.find(ed.name);
+    if (it != tags.end() && it->second != &ed && !(options.allow_redefinition && at_global_scope()))
+      error(ed.loc, "redefinition of 'enum " + ed.name + "'");
+    tags[ed.name] = &ed;
+  }
+  int64_t next = 0;
+  for (auto& c : ed.constants) {
+    if (c->value_expr) {
+      const Type* t = check_value(c->value_expr);
+      if (!t->is_error()) {
+        if (!t->is_integer())
+          error(c->value_expr->loc, "enum value must be an integer, not " + quoted(t));
+        else if (auto v = require_constant(*c->value_expr, "enum value"))
+          next = *v;
+      }
+    }
+    c->value = next++;
+    declare(*c);
+  }
+}
+
+bool Sema::Impl::is_stream_element(const Type* t) const {
+  return t->is_scalar() || t->is_vector() || (t->is_struct() && t->decl->is_definition);
+}
+
+void Sema::Impl::check_decl_stmt(DeclStmt& ds) {
+  for (DeclPtr& d : ds.decls) {
+    if (!d) continue;
+    switch (d->kind) {
+      case DeclKind::Var: check_var(*d->as<VarDecl>()); break;
+      case DeclKind::Func: check_func(*d->as<FuncDecl>()); break;
+      case DeclKind::Struct: define_struct(*d->as<StructDecl>()); break;
+      case DeclKind::Typedef: check_typedef(*d->as<TypedefDecl>()); break;
+      case DeclKind::Enum: define_enum(*d->as<EnumDecl>()); break;
+      case DeclKind::Param:
+      case DeclKind::EnumConst: break;
+    }
+  }
+}
+
+void Sema::Impl::check_typedef(TypedefDecl& td) {
+  td.type = resolve_type(td.type_syntax, true);
+  if (td.type && td.type->is_array() && td.type->count == 0) {
+    error(td.loc, "typedef '" + td.name + "' needs an array size");
+    td.type = nullptr;
+  }
+  declare(td);
+}
+
+void Sema::Impl::check_var(VarDecl& v) {
+  v.is_global = func == nullptr && at_global_scope();
+  if (v.is_stream) {
+    check_stream_var(v);
+    return;
+  }
+  const Type* t = resolve_type(v.type_syntax, true);
+  if (t && in_kernel() && (t->is_pointer() || (t->is_array() && t->elem->is_pointer()))) {
+    error(v.loc, "pointers are not allowed in kernels");
+    t = nullptr;
+  }
+  if (t && t->is_void()) {
+    error(v.loc, "variable '" + v.name + "' has type 'void'");
+    t = nullptr;
+  }
+  if (t && t->is_struct() && !t->decl->is_definition) {
+    error(v.loc, "variable '" + v.name + "' has incomplete type " + quoted(t));
+    t = nullptr;
+  }
+  if (!t) {
+    v.type = err();
+    if (v.init && v.init->kind != ExprKind::InitList) check_expr(v.init);
+    declare(v);
+    return;
+  }
+  if (v.init) {
+    t = check_initializer(v.init, t);
+  } else if (t->is_array() && t->count == 0) {
+    error(v.loc, "array '" + v.name + "' needs a size or an initialiser");
+    t = err();
+  }
+  v.type = t;
+  declare(v);
+}
+
+void Sema::Impl::check_stream_var(VarDecl& v) {
+  v.type = err();
+  if (in_kernel()) {
+    error(v.loc, "streams cannot be declared in a kernel");
+    return;
+  }
+  const Type* elem = resolve_type(v.type_syntax, false);
+  bool ok = elem != nullptr;
+  if (ok && !v.type_syntax.array_dims.empty()) {
+    error(v.loc, "stream '" + v.name + "' cannot have an array element type");
+    ok = false;
+  }
+  if (ok && !is_stream_element(elem)) {
+    error(v.loc, "stream element type must be a scalar, vector or struct, not " + quoted(elem));
+    ok = false;
+  }
+  size_t rank = v.extents.size();
+  if (rank < 1 || rank > 4) {
+    error(v.loc, "a stream has 1 to 4 dimensions, '" + v.name + "' has " + std::to_string(rank));
+    ok = false;
+  }
+  for (ExprPtr& e : v.extents) {
+    if (!e) continue;
+    const Type* t = check_value(e);
+    if (!t->is_error() && !t->is_integer()) {
+      error(e->loc, "stream extent must be an integer, not " + quoted(t));
+      ok = false;
+    } else if (!t->is_error()) {
+      arith_convert(e, types.int_type());
+    }
+  }
+  if (ok && v.is_iter) {
+    if (rank == 1 && !(elem->scalar_of()->kind == TypeKind::Float &&
+                       (elem->is_scalar() || elem->is_vector()))) {
+      error(v.type_syntax.loc, "a 1-D iterator must have type float, float2, float3 or float4, not " +
+                                   quoted(elem));
+      ok = false;
+    } else if (rank == 2 && elem != types.vector(types.float_type(), 2)) {
+      error(v.type_syntax.loc, "a 2-D iterator must have type float2, not " + quoted(elem));
+      ok = false;
+    } else if (rank > 2) {
+      error(v.loc, "an iterator has 1 or 2 dimensions, '" + v.name + "' has " + std::to_string(rank));
+      ok = false;
+    }
+  }
+  if (v.is_iter) {
+    auto* it = v.init ? v.init->as<IterInitExpr>() : nullptr;
+    if (!it) {
+      error(v.init ? v.init->loc : v.loc,
+            "iterator '" + v.name + "' needs an initialiser 'iter(lo, hi)'");
+      if (v.init && v.init->kind != ExprKind::InitList) check_expr(v.init);
+      ok = false;
+    } else {
+      const Type* lo = check_value(it->lo);
+      const Type* hi = check_value(it->hi);
+      if (ok && !lo->is_error() && !hi->is_error()) {
+        bool good = convert(it->lo, elem, "in iter()");
+        good = convert(it->hi, elem, "in iter()") && good;
+        ok = ok && good;
+      }
+      it->type = ok ? types.stream(elem, static_cast<uint8_t>(rank), true) : err();
+    }
+  } else if (v.init) {
+    if (v.init->kind == ExprKind::IterInit)
+      error(v.init->loc, "iter() initialises only iterator streams: declare 'iter " +
+                             (elem ? elem->name() : std::string("float")) + " " + v.name + "<...>'");
+    else
+      error(v.init->loc, "streams cannot be initialised; use streamRead");
+    ok = false;
+  }
+  if (ok) v.type = types.stream(elem, static_cast<uint8_t>(rank), v.is_iter);
+  declare(v);
+}
+
+bool Sema::Impl::check_params(FuncDecl& f) {
+  bool ok = true;
+  bool kernelish = f.fkind != FuncKind::Host;
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    ParamDecl& p = *f.params[i];
+    p.index = static_cast<int>(i);
+    if (kernelish && p.pkind == ParamKind::Value) p.pkind = ParamKind::Const;
+    const Type* t = nullptr;
+    switch (p.pkind) {
+      case ParamKind::Value:
+      case ParamKind::Const:
+        t = resolve_type(p.type_syntax, true);
+        if (t && t->is_array()) {
+          if (kernelish) {
+            // `float g[]` in a kernel is a gather; the parser normally says so.
+            p.pkind = ParamKind::Gather;
+            p.gather_rank = static_cast<int>(p.type_syntax.array_dims.size());
+            t = resolve_type(p.type_syntax, false);
+          } else {
+            t = types.pointer(t->elem);
+          }
+        }
+        break;
+      case ParamKind::Gather:
+        t = resolve_type(p.type_syntax, false);
+        if (p.gather_rank == 0) p.gather_rank = static_cast<int>(p.type_syntax.array_dims.size());
+        if (p.gather_rank == 0) p.gather_rank = 1;
+        if (p.gather_rank > 2) {
+          error(p.loc, "gather array '" + p.name + "' has " + std::to_string(p.gather_rank) +
+                           " dimensions; gathers have 1 or 2");
+          ok = false;
+        }
+        break;
+      case ParamKind::Input:
+      case ParamKind::Iter:
+      case ParamKind::Out:
+      case ParamKind::Reduce:
+        t = resolve_type(p.type_syntax, false);
+        if (t && !kernelish) {
+          error(p.loc, "function '" + f.name + "' cannot take stream parameter '" + p.name +
+                           "'; only kernels and reduce functions can");
+          t = nullptr;
+        } else if (t && !is_stream_element(t)) {
+          if (t->is_pointer()) error(p.loc, "pointers are not allowed in kernels");
+          else error(p.loc, "stream element type must be a scalar, vector or struct, not " + quoted(t));
+          t = nullptr;
+        }
+        break;
+    }
+    if (t && kernelish && t->is_pointer()) {
+      error(p.type_syntax.loc, "pointers are not allowed in kernels");
+      t = nullptr;
+    }
+    if (t && t->is_void()) {
+      error(p.loc, "parameter '" + p.name + "' has type 'void'");
+      t = nullptr;
+    }
+    if (!t) ok = false;
+    p.type = t ? t : err();
+  }
+  return ok;
+}
+
+void Sema::Impl::check_kernel_signature(FuncDecl& f) {
+  for (auto& pp : f.params) {
+    ParamDecl& p = *pp;
+    if (p.pkind == ParamKind::Reduce)
+      error(p.loc, "'reduce' parameter '" + p.name + "' is only allowed in a reduce function");
+    if (p.pkind == ParamKind::Iter && !p.type->is_error() &&
+        !(p.type->scalar_of()->kind == TypeKind::Float && !p.type->is_struct()))
+      error(p.loc, "iterator parameter '" + p.name + "' must have type float, float2, float3 or float4");
+  }
+}
+
+void Sema::Impl::check_reduce_signature(FuncDecl& f) {
+  if (f.return_type && !f.return_type->is_void() && !f.return_type->is_error())
+    error(f.loc, "reduce function '" + f.name + "' must return void");
+  int inputs = 0, reduces = 0, outs = 0;
+  ParamDecl *input = nullptr, *reduce = nullptr;
+  for (auto& pp : f.params) {
+    ParamDecl& p = *pp;
+    switch (p.pkind) {
+      case ParamKind::Input:
+      case ParamKind::Iter:
+        ++inputs;
+        input = &p;
+        break;
+      case ParamKind::Reduce:
+        ++reduces;
+        reduce = &p;
+        break;
+      case ParamKind::Out:
+        ++outs;
+        error(p.loc, "reduce function '" + f.name + "' cannot have an 'out' parameter; its result is the 'reduce' parameter");
+        break;
+      default: break;
+    }
+  }
+  if (inputs != 1)
+    error(f.loc, "a reduction must have exactly one input stream, '" + f.name + "' has " +
+                     std::to_string(inputs));
+  if (reduces != 1 && !(reduces == 0 && outs > 0))
+    error(f.loc, "a reduction must have exactly one 'reduce' parameter, '" + f.name + "' has " +
+                     std::to_string(reduces));
+  if (inputs == 1 && reduces == 1 && input->type != reduce->type && !input->type->is_error() &&
+      !reduce->type->is_error())
+    error(reduce->loc, "the input and 'reduce' parameters of '" + f.name +
+                           "' must have the same type, not " + quoted(input->type) + " and " +
+                           quoted(reduce->type));
+}
+
+void Sema::Impl::check_main_signature(FuncDecl& f) {
+  if (f.fkind != FuncKind::Host) {
+    error(f.loc, "'main' must be a host function");
+    return;
+  }
+  if (f.return_type && !f.return_type->is_error() && f.return_type != types.int_type())
+    error(f.return_syntax.loc, "'main' must return 'int'");
+  const Type* argv = types.pointer(types.pointer(types.char_type()));
+  bool ok = f.params.empty() ||
+            (f.params.size() == 2 && f.params[0]->type == types.int_type() &&
+             f.params[1]->type == argv);
+  if (!ok) error(f.loc, "'main' takes no parameters or (int argc, char** argv)");
+}
+
+bool Sema::Impl::same_signature(const FuncDecl& a, const FuncDecl& b) const {
+  if (a.fkind != b.fkind || a.return_type != b.return_type || a.params.size() != b.params.size() ||
+      a.is_variadic != b.is_variadic)
+    return false;
+  for (size_t i = 0; i < a.params.size(); ++i) {
+    if (a.params[i]->type != b.params[i]->type || a.params[i]->pkind != b.params[i]->pkind)
+      return false;
+  }
+  return true;
+}
+
+void Sema::Impl::check_func(FuncDecl& f) {
+  if (f.body && (func || !at_global_scope())) {
+    error(f.loc, "functions can only be defined at top level");
+    return;
+  }
+  const Type* rt = resolve_type(f.return_syntax, true);
+  if (rt && rt->is_array()) {
+    error(f.return_syntax.loc, "functions cannot return arrays");
+    rt = nullptr;
+  }
+  if (rt && f.fkind != FuncKind::Host && rt->is_pointer()) {
+    error(f.return_syntax.loc, "pointers are not allowed in kernels");
+    rt = nullptr;
+  }
+  f.return_type = rt ? rt : err();
+  bool params_ok = check_params(f);
+  if (f.fkind == FuncKind::Kernel) check_kernel_signature(f);
+  if (f.fkind == FuncKind::Reduce) check_reduce_signature(f);
+  if (f.name == "main") check_main_signature(f);
+
+  // Link prototypes and the definition.
+  f.definition = f.body ? &f : nullptr;
+  Decl* existing = scopes.back().names.count(f.name) ? scopes.back().names[f.name] : nullptr;
+  bool replace = options.allow_redefinition && at_global_scope();
+  if (existing && !existing->as<FuncDecl>() && !replace) {
+    error(f.loc, "redefinition of '" + f.name + "'");
+  } else if (auto* prev = existing ? existing->as<FuncDecl>() : nullptr) {
+    std::vector<FuncDecl*>& all = function_decls[f.name];
+    if (replace) {
+      if (f.body) {
+        for (FuncDecl* d : all) d->definition = &f;
+      } else if (prev->definition && same_signature(*prev, f)) {
+        f.definition = prev->definition;
+      }
+    } else if (params_ok && !f.return_type->is_error() && !prev->return_type->is_error() &&
+               !same_signature(*prev, f)) {
+      error(f.loc, "conflicting types for '" + f.name + "'");
+    } else if (f.body && prev->definition) {
+      error(f.loc, "redefinition of '" + f.name + "'");
+    } else if (f.body) {
+      for (FuncDecl* d : all) d->definition = &f;
+    } else {
+      f.definition = prev->definition;
+    }
+  }
+  function_decls[f.name].push_back(&f);
+  scopes.back().names[f.name] = &f;
+
+  if (!f.body) return;
+  FuncDecl* saved_func = func;
+  func = &f;
+  loop_depth = 0;
+  switches.clear();
+  push_scope();
+  for (auto& p : f.params)
+    if (!p->name.empty()) declare(*p);
+  check_compound(*f.body, false);
+  pop_scope();
+  func = saved_func;
+}
+
+}  // namespace brook

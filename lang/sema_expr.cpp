@@ -1,0 +1,664 @@
+// Expression typing: literals, operators with C's promotions and usual
+// arithmetic conversions, per-component vector operators with scalar
+// broadcast, implicit conversions made explicit as CastExprs.
+#include <limits>
+
+#include "lang/sema_impl.hpp"
+
+namespace brook {
+
+using namespace ast;
+
+namespace {
+
+std::string_view binary_spelling(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Mul: return "*";
+    case BinaryOp::Div: return "/";
+    case BinaryOp::Mod: return "%";
+    case BinaryOp::Add: return "+";
+    case BinaryOp::Sub: return "-";
+    case BinaryOp::Shl: return "<<";
+    case BinaryOp::Shr: return ">>";
+    case BinaryOp::Lt: return "<";
+    case BinaryOp::Gt: return ">";
+    case BinaryOp::Le: return "<=";
+    case BinaryOp::Ge: return ">=";
+    case BinaryOp::Eq: return "==";
+    case BinaryOp::Ne: return "!=";
+    case BinaryOp::BitAnd: return "&";
+    case BinaryOp::BitXor: return "^";
+    case BinaryOp::BitOr: return "|";
+    case BinaryOp::LogAnd: return "&&";
+    case BinaryOp::LogOr: return "||";
+  }
+  return "?";
+}
+
+std::string_view unary_spelling(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Plus: return "+";
+    case UnaryOp::Neg: return "-";
+    case UnaryOp::Not: return "!";
+    case UnaryOp::BitNot: return "~";
+    case UnaryOp::Deref: return "*";
+    case UnaryOp::AddrOf: return "&";
+    case UnaryOp::PreInc:
+    case UnaryOp::PostInc: return "++";
+    case UnaryOp::PreDec:
+    case UnaryOp::PostDec: return "--";
+  }
+  return "?";
+}
+
+bool is_comparison(BinaryOp op) {
+  return op == BinaryOp::Lt || op == BinaryOp::Gt || op == BinaryOp::Le || op == BinaryOp::Ge ||
+         op == BinaryOp::Eq || op == BinaryOp::Ne;
+}
+
+bool integer_only(BinaryOp op) {
+  return op == BinaryOp::Mod || op == BinaryOp::BitAnd || op == BinaryOp::BitXor ||
+         op == BinaryOp::BitOr || op == BinaryOp::Shl || op == BinaryOp::Shr;
+}
+
+bool is_integral(const Type* t) { return t->is_arithmetic() && t->scalar_of()->is_integer(); }
+
+int int_rank(TypeKind k) { return (k == TypeKind::Long || k == TypeKind::ULong) ? 2 : 1; }
+
+}  // namespace
+
+const Type* Sema::Impl::promote(const Type* t) const {
+  switch (t->kind) {
+    case TypeKind::Bool:
+    case TypeKind::Char:
+    case TypeKind::UChar:
+    case TypeKind::Short:
+    case TypeKind::UShort: return types.int_type();
+    default: return t;
+  }
+}
+
+const Type* Sema::Impl::int_vector(uint32_t width) const {
+  if (width <= 1) return types.int_type();
+  return const_cast<TypeContext&>(types).vector(types.int_type(), width);
+}
+
+const Type* Sema::Impl::common_arith(const Type* a, const Type* b) const {
+  auto scalar_common = [&](const Type* x, const Type* y) -> const Type* {
+    if (x->kind == TypeKind::Double || y->kind == TypeKind::Double) return types.double_type();
+    if (x->kind == TypeKind::Float || y->kind == TypeKind::Float) return types.float_type();
+    x = promote(x);
+    y = promote(y);
+    if (x == y) return x;
+    bool xs = x->is_signed(), ys = y->is_signed();
+    int xr = int_rank(x->kind), yr = int_rank(y->kind);
+    if (xs == ys) return xr >= yr ? x : y;
+    const Type* u = xs ? y : x;
+    const Type* s = xs ? x : y;
+    if (int_rank(u->kind) >= int_rank(s->kind)) return u;
+    return s;  // long holds every unsigned int
+  };
+  if (!a->is_arithmetic() || !b->is_arithmetic()) return nullptr;
+  if (a->is_vector() && b->is_vector()) {
+    if (a->count != b->count) return nullptr;
+    if (a->elem == b->elem) return a;
+    return const_cast<TypeContext&>(types).vector(scalar_common(a->elem, b->elem), a->count);
+  }
+  if (a->is_vector() || b->is_vector()) {
+    // A scalar adopts the vector's component type (so `v * 2.0` stays float4),
+    // except that a floating scalar makes an integer vector floating.
+    const Type* v = a->is_vector() ? a : b;
+    const Type* s = a->is_vector() ? b : a;
+    if (v->elem->is_integer() && s->is_floating())
+      return const_cast<TypeContext&>(types).vector(s, v->count);
+    return v;
+  }
+  return scalar_common(a, b);
+}
+
+bool Sema::Impl::is_null_constant(const Expr& e) const {
+  if (!e.type || !e.type->is_integer()) return false;
+  auto v = fold(e);
+  return v && *v == 0;
+}
+
+void Sema::Impl::cast_to(ExprPtr& e, const Type* to, CastKind kind) {
+  auto c = std::make_unique<CastExpr>(e->loc);
+  c->cast = kind;
+  c->implicit = true;
+  c->type = to;
+  c->operand = std::move(e);
+  e = std::move(c);
+}
+
+void Sema::Impl::arith_convert(ExprPtr& e, const Type* to) {
+  const Type* from = e->type;
+  if (from == to || from->is_error() || to->is_error()) return;
+  if (to->is_vector() && from->is_scalar()) {
+    if (from != to->elem) cast_to(e, to->elem, CastKind::Convert);
+    cast_to(e, to, CastKind::Broadcast);
+  } else if (to->kind == TypeKind::Bool && from->is_scalar()) {
+    cast_to(e, to, CastKind::ToBool);
+  } else {
+    cast_to(e, to, CastKind::Convert);
+  }
+}
+
+void Sema::Impl::decay(ExprPtr& e) {
+  if (e->type && e->type->is_array()) cast_to(e, types.pointer(e->type->elem), CastKind::ArrayDecay);
+}
+
+bool Sema::Impl::convertible(const Expr& e, const Type* to) const {
+  const Type* from = e.type;
+  if (!from || from == to) return true;
+  if (from->is_error() || to->is_error()) return true;
+  if (from->is_stream() || to->is_stream()) return false;
+  if (to->kind == TypeKind::Bool && (from->is_scalar() || from->is_pointer())) return true;
+  if (from->is_scalar() && to->is_scalar()) return true;
+  if (from->is_scalar() && to->is_vector()) return true;
+  if (from->is_vector() && to->is_vector()) return from->count == to->count;
+  if (to->is_pointer()) {
+    if (from->is_pointer())
+      return from->elem == to->elem || from->elem->is_void() || to->elem->is_void();
+    return is_null_constant(e);
+  }
+  return false;
+}
+
+bool Sema::Impl::convert(ExprPtr& e, const Type* to, std::string_view context) {
+  const Type* from = e->type;
+  if (!from || from->is_error() || to->is_error()) return false;
+  if (from == to) return true;
+  if (!convertible(*e, to)) {
+    std::string msg = "cannot convert " + quoted(from) + " to " + quoted(to);
+    if (!context.empty()) msg += " " + std::string(context);
+    error(e->loc, msg);
+    return false;
+  }
+  if (to->is_pointer()) cast_to(e, to, CastKind::PointerCast);
+  else if (to->kind == TypeKind::Bool && from->is_pointer()) cast_to(e, to, CastKind::ToBool);
+  else arith_convert(e, to);
+  return true;
+}
+
+bool Sema::Impl::reject_stream(const Expr& e, std::string_view what) {
+  if (!e.type || !e.type->is_stream()) return false;
+  error(e.loc, "streams cannot be " + std::string(what));
+  return true;
+}
+
+const Type* Sema::Impl::check_value(ExprPtr& e, std::string_view what) {
+  const Type* t = check_expr(e);
+  if (t->is_error()) return t;
+  if (t->is_stream()) {
+    reject_stream(*e, what);
+    return err();
+  }
+  if (t->is_array()) {
+    if (in_kernel() && e->kind != ExprKind::StringLit) {
+      error(e->loc, "arrays cannot be used as values in a kernel; index them");
+      return err();
+    }
+    decay(e);
+  }
+  return e->type;
+}
+
+const Type* Sema::Impl::check_expr(ExprPtr& e) {
+  if (!e) return err();
+  if (e->type) return e->type;  // already checked (shared paths re-enter)
+  const Type* t = nullptr;
+  switch (e->kind) {
+    case ExprKind::IntLit: {
+      auto* lit = e->as<IntLit>();
+      uint64_t v = lit->value;
+      auto fits = [&](TypeKind k) {
+        switch (k) {
+          case TypeKind::Int: return v <= static_cast<uint64_t>(std::numeric_limits<int32_t>::max());
+          case TypeKind::UInt: return v <= std::numeric_limits<uint32_t>::max();
+          case TypeKind::Long: return v <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+          default: return true;
+        }
+      };
+      std::vector<TypeKind> candidates;
+      if (lit->is_char) candidates = {TypeKind::Int};
+      else if (lit->is_unsigned && lit->is_long) candidates = {TypeKind::ULong};
+      else if (lit->is_unsigned) candidates = {TypeKind::UInt, TypeKind::ULong};
+      else if (lit->is_long) candidates = lit->is_decimal ? std::vector{TypeKind::Long, TypeKind::ULong}
+                                                          : std::vector{TypeKind::Long, TypeKind::ULong};
+      else if (lit->is_decimal) candidates = {TypeKind::Int, TypeKind::Long, TypeKind::ULong};
+      else candidates = {TypeKind::Int, TypeKind::UInt, TypeKind::Long, TypeKind::ULong};
+      for (TypeKind k : candidates) {
+        if (fits(k) || k == candidates.back()) {
+          t = types.scalar(k);
+          break;
+        }
+      }
+      break;
+    }
+    case ExprKind::FloatLit: t = e->as<FloatLit>()->is_float ? types.float_type() : types.double_type(); break;
+    case ExprKind::BoolLit: t = types.bool_type(); break;
+    case ExprKind::StringLit:
+      t = types.array(types.char_type(), static_cast<uint32_t>(e->as<StringLit>()->value.size() + 1));
+      e->is_lvalue = true;
+      break;
+    case ExprKind::Name: t = check_name(*e->as<NameExpr>()); break;
+    case ExprKind::Unary: t = check_unary(*e->as<UnaryExpr>()); break;
+    case ExprKind::Binary: t = check_binary(*e->as<BinaryExpr>()); break;
+    case ExprKind::Assign: t = check_assign(*e->as<AssignExpr>()); break;
+    case ExprKind::Conditional: t = check_conditional(*e->as<ConditionalExpr>()); break;
+    case ExprKind::Comma: {
+      auto* c = e->as<CommaExpr>();
+      check_value(c->lhs);
+      t = check_value(c->rhs);
+      break;
+    }
+    case ExprKind::Call: t = check_call(*e->as<CallExpr>()); break;
+    case ExprKind::Construct: t = check_construct(*e->as<ConstructExpr>()); break;
+    case ExprKind::Cast: t = check_cast(*e->as<CastExpr>()); break;
+    case ExprKind::Index: return check_index(e);
+    case ExprKind::Member: return check_member(e);
+    case ExprKind::Gather:
+    case ExprKind::Swizzle: t = err(); break;  // only sema makes these, already typed
+    case ExprKind::Sizeof: t = check_sizeof(*e->as<SizeofExpr>()); break;
+    case ExprKind::Indexof: t = check_indexof(*e->as<IndexofExpr>()); break;
+    case ExprKind::InitList: t = check_init_list_misuse(*e->as<InitListExpr>()); break;
+    case ExprKind::Domain: t = check_domain(*e->as<DomainExpr>()); break;
+    case ExprKind::IterInit:
+      error(e->loc, "iter() can only initialise an iterator stream");
+      t = err();
+      break;
+  }
+  e->type = t ? t : err();
+  return e->type;
+}
+
+const Type* Sema::Impl::check_init_list_misuse(InitListExpr& l) {
+  error(l.loc, "a braced initialiser list can only initialise a variable");
+  return err();
+}
+
+const Type* Sema::Impl::check_unary(UnaryExpr& u) {
+  std::string op(unary_spelling(u.op));
+  switch (u.op) {
+    case UnaryOp::AddrOf: {
+      if (in_kernel()) {
+        if (!check_expr(u.operand)->is_error()) error(u.loc, "pointers are not allowed in kernels");
+        return err();
+      }
+      const Type* t = check_expr(u.operand);
+      if (t->is_error()) return err();
+      if (reject_stream(*u.operand, "addressed on the host; use streamRead/streamWrite")) return err();
+      if (!u.operand->is_lvalue) {
+        error(u.loc, "cannot take the address of a value that is not stored in a variable");
+        return err();
+      }
+      return types.pointer(t);
+    }
+    case UnaryOp::Deref: {
+      if (in_kernel()) {
+        if (!check_expr(u.operand)->is_error()) error(u.loc, "pointers are not allowed in kernels");
+        return err();
+      }
+      const Type* t = check_value(u.operand, "dereferenced");
+      if (t->is_error()) return err();
+      if (!t->is_pointer() || t->elem->is_void()) {
+        error(u.loc, "cannot dereference a value of type " + quoted(t));
+        return err();
+      }
+      u.is_lvalue = true;
+      return t->elem;
+    }
+    case UnaryOp::PreInc:
+    case UnaryOp::PreDec:
+    case UnaryOp::PostInc:
+    case UnaryOp::PostDec: {
+      bool inc = u.op == UnaryOp::PreInc || u.op == UnaryOp::PostInc;
+      const Type* t = check_expr(u.operand);
+      if (t->is_error()) return err();
+      if (reject_stream(*u.operand, inc ? "incremented" : "decremented")) return err();
+      if (!(t->is_arithmetic() || t->is_pointer())) {
+        error(u.loc, "invalid operand to '" + op + "': " + quoted(t));
+        return err();
+      }
+      if (!check_modifiable(*u.operand, inc ? "increment" : "decrement")) return err();
+      return t;
+    }
+    case UnaryOp::Plus:
+    case UnaryOp::Neg:
+    case UnaryOp::BitNot: {
+      const Type* t = check_value(u.operand, "used in arithmetic on the host; use a kernel");
+      if (t->is_error()) return err();
+      bool ok = u.op == UnaryOp::BitNot ? is_integral(t) : t->is_arithmetic();
+      if (!ok) {
+        error(u.loc, "invalid operand to unary '" + op + "': " + quoted(t));
+        return err();
+      }
+      const Type* r = promote(t);
+      arith_convert(u.operand, r);
+      return r;
+    }
+    case UnaryOp::Not: {
+      const Type* t = check_value(u.operand, "used in arithmetic on the host; use a kernel");
+      if (t->is_error()) return err();
+      if (!(t->is_arithmetic() || t->is_pointer())) {
+        error(u.loc, "invalid operand to unary '!': " + quoted(t));
+        return err();
+      }
+      return int_vector(t->width());
+    }
+  }
+  return err();
+}
+
+const Type* Sema::Impl::check_binary(BinaryExpr& b) {
+  const Type* lt = check_value(b.lhs, "used in arithmetic on the host; use a kernel");
+  const Type* rt = check_value(b.rhs, "used in arithmetic on the host; use a kernel");
+  if (lt->is_error() || rt->is_error()) return err();
+  return binary_result(b.op, b.lhs, b.rhs, b.loc, nullptr);
+}
+
+const Type* Sema::Impl::binary_result(BinaryOp op, ExprPtr& lhs, ExprPtr& rhs, SourceLoc loc,
+                                      const Type** op_type) {
+  const Type* lt = lhs->type;
+  const Type* rt = rhs->type;
+  bool compound = op_type != nullptr;
+  auto invalid = [&]() {
+    error(loc, "invalid operands to binary '" + std::string(binary_spelling(op)) + "': " +
+                   quoted(lt) + " and " + quoted(rt));
+    return err();
+  };
+  auto done = [&](const Type* operation, const Type* result) {
+    if (op_type) *op_type = operation;
+    return result;
+  };
+
+  // Pointers (host only).
+  if (lt->is_pointer() || rt->is_pointer()) {
+    if (op == BinaryOp::LogAnd || op == BinaryOp::LogOr) {
+      if (!(lt->is_scalar() || lt->is_pointer()) || !(rt->is_scalar() || rt->is_pointer())) return invalid();
+      return done(types.int_type(), types.int_type());
+    }
+    if ((op == BinaryOp::Add || op == BinaryOp::Sub) && lt->is_pointer() && rt->is_integer()) {
+      arith_convert(rhs, types.long_type());
+      return done(lt, lt);
+    }
+    if (op == BinaryOp::Add && !compound && lt->is_integer() && rt->is_pointer()) {
+      arith_convert(lhs, types.long_type());
+      return rt;
+    }
+    if (op == BinaryOp::Sub && !compound && lt->is_pointer() && rt->is_pointer()) {
+      if (lt != rt) return invalid();
+      return types.long_type();
+    }
+    if (is_comparison(op) && !compound) {
+      if (lt->is_pointer() && rt->is_pointer()) {
+        if (lt != rt && !lt->elem->is_void() && !rt->elem->is_void()) return invalid();
+        return types.int_type();
+      }
+      if (lt->is_pointer() && is_null_constant(*rhs)) {
+        cast_to(rhs, lt, CastKind::PointerCast);
+        return types.int_type();
+      }
+      if (rt->is_pointer() && is_null_constant(*lhs)) {
+        cast_to(lhs, rt, CastKind::PointerCast);
+        return types.int_type();
+      }
+    }
+    return invalid();
+  }
+
+  if (!lt->is_arithmetic() || !rt->is_arithmetic()) return invalid();
+
+  if (op == BinaryOp::LogAnd || op == BinaryOp::LogOr) {
+    if (lt->is_scalar() && rt->is_scalar()) return done(types.int_type(), types.int_type());
+    const Type* ct = common_arith(lt, rt);
+    if (!ct) return invalid();
+    if (!compound) arith_convert(lhs, ct);
+    arith_convert(rhs, ct);
+    return done(ct, int_vector(ct->width()));
+  }
+
+  if (integer_only(op) && (!is_integral(lt) || !is_integral(rt))) return invalid();
+
+  if (op == BinaryOp::Shl || op == BinaryOp::Shr) {
+    const Type* pl = promote(lt);
+    if (rt->is_vector() && !lt->is_vector()) return invalid();
+    if (rt->is_vector() && rt->count != lt->count) return invalid();
+    if (!compound) arith_convert(lhs, pl);
+    if (lt->is_vector()) {
+      arith_convert(rhs, pl);
+    } else {
+      arith_convert(rhs, promote(rt));
+    }
+    return done(pl, pl);
+  }
+
+  const Type* ct = common_arith(lt, rt);
+  if (!ct) return invalid();
+  if (!compound) arith_convert(lhs, ct);
+  arith_convert(rhs, ct);
+  if (is_comparison(op)) return done(ct, int_vector(ct->width()));
+  return done(ct, ct);
+}
+
+bool Sema::Impl::check_modifiable(const Expr& e, std::string_view action) {
+  std::string act(action);
+  const Expr* root = &e;
+  while (true) {
+    if (auto* m = root->as<MemberExpr>()) {
+      if (m->arrow) break;
+      root = m->base.get();
+    } else if (auto* s = root->as<SwizzleExpr>()) {
+      for (int i = 0; i < s->count; ++i)
+        for (int j = 0; j < i; ++j)
+          if (s->comps[i] == s->comps[j]) {
+            error(s->loc, "cannot " + act + " swizzle '." + s->spelling +
+                              "': it repeats a component");
+            return false;
+          }
+      root = s->base.get();
+    } else if (auto* ix = root->as<IndexExpr>()) {
+      if (!ix->base->type || !ix->base->type->is_array()) break;
+      root = ix->base.get();
+    } else if (auto* g = root->as<GatherExpr>()) {
+      auto* n = g->param->as<NameExpr>();
+      error(e.loc, "cannot " + act + " gather array '" + (n ? n->name : std::string("?")) + "'");
+      return false;
+    } else {
+      break;
+    }
+  }
+  if (auto* n = root->as<NameExpr>()) {
+    if (auto* p = n->decl ? n->decl->as<ParamDecl>() : nullptr) {
+      switch (p->pkind) {
+        case ParamKind::Input:
+          error(e.loc, "cannot " + act + " input stream '" + p->name + "'");
+          return false;
+        case ParamKind::Iter:
+          error(e.loc, "cannot " + act + " iterator '" + p->name + "'");
+          return false;
+        case ParamKind::Const:
+          error(e.loc, "cannot " + act + " constant parameter '" + p->name + "'");
+          return false;
+        case ParamKind::Gather:
+          error(e.loc, "cannot " + act + " gather array '" + p->name + "'");
+          return false;
+        default: break;
+      }
+    }
+    if (auto* v = n->decl ? n->decl->as<VarDecl>() : nullptr) {
+      if (v->type_syntax.is_const && v->type_syntax.pointer_depth == 0) {
+        error(e.loc, "cannot " + act + " const variable '" + v->name + "'");
+        return false;
+      }
+    }
+  }
+  if (!e.is_lvalue) {
+    error(e.loc, "cannot " + act + " this expression: it is not a variable, element or field");
+    return false;
+  }
+  if (e.type && e.type->is_array()) {
+    error(e.loc, "cannot " + act + " an array; assign its elements");
+    return false;
+  }
+  return true;
+}
+
+const Type* Sema::Impl::check_assign(AssignExpr& a) {
+  const Type* lt = check_expr(a.lhs);
+  if (lt->is_stream()) {
+    error(a.lhs->loc, "streams cannot be assigned; use streamRead, streamWrite or streamSwap");
+    check_expr(a.rhs);
+    return err();
+  }
+  bool modifiable = lt->is_error() || check_modifiable(*a.lhs, "assign to");
+  const Type* rt = check_value(a.rhs, "assigned; use streamRead, streamWrite or streamSwap");
+  if (lt->is_error() || rt->is_error() || !modifiable) return err();
+  if (!a.op) {
+    if (!convert(a.rhs, lt, "in assignment")) return err();
+    return lt;
+  }
+  const Type* op_type = nullptr;
+  const Type* r = binary_result(*a.op, a.lhs, a.rhs, a.loc, &op_type);
+  if (r->is_error() || !op_type) return err();
+  a.op_type = op_type;
+  if (op_type->is_vector() && !lt->is_vector()) {
+    error(a.loc, "cannot convert " + quoted(op_type) + " to " + quoted(lt) + " in assignment");
+    return err();
+  }
+  return lt;
+}
+
+const Type* Sema::Impl::check_conditional(ConditionalExpr& c) {
+  const Type* ct = check_value(c.cond, "used as conditions");
+  const Type* tt = check_value(c.then_expr, "used as values on the host");
+  const Type* et = check_value(c.else_expr, "used as values on the host");
+  if (ct->is_error() || tt->is_error() || et->is_error()) return err();
+  if (!(ct->is_scalar() || ct->is_pointer())) {
+    error(c.cond->loc, "condition must be a scalar, not " + quoted(ct) + "; use any() or all()");
+    return err();
+  }
+  if (tt == et) return tt;
+  if (tt->is_arithmetic() && et->is_arithmetic()) {
+    const Type* r = common_arith(tt, et);
+    if (r) {
+      arith_convert(c.then_expr, r);
+      arith_convert(c.else_expr, r);
+      return r;
+    }
+  }
+  if (tt->is_pointer() && is_null_constant(*c.else_expr)) {
+    cast_to(c.else_expr, tt, CastKind::PointerCast);
+    return tt;
+  }
+  if (et->is_pointer() && is_null_constant(*c.then_expr)) {
+    cast_to(c.then_expr, et, CastKind::PointerCast);
+    return et;
+  }
+  if (tt->is_pointer() && et->is_pointer() && (tt->elem->is_void() || et->elem->is_void())) {
+    const Type* vp = types.pointer(types.void_type());
+    cast_to(c.then_expr, vp, CastKind::PointerCast);
+    cast_to(c.else_expr, vp, CastKind::PointerCast);
+    return vp;
+  }
+  error(c.loc, "incompatible operand types in '?:': " + quoted(tt) + " and " + quoted(et));
+  return err();
+}
+
+const Type* Sema::Impl::check_cast(CastExpr& c) {
+  const Type* to = resolve_type(c.target, true);
+  const Type* from = check_value(c.operand, "cast");
+  if (!to || from->is_error()) return err();
+  if (in_kernel() && to->is_pointer()) {
+    error(c.loc, "pointers are not allowed in kernels");
+    return err();
+  }
+  if (to->is_void()) {
+    c.cast = CastKind::ToVoid;
+    return to;
+  }
+  if (from == to) {
+    c.cast = CastKind::Convert;
+    return to;
+  }
+  auto bad = [&]() {
+    error(c.loc, "cannot cast " + quoted(from) + " to " + quoted(to));
+    return err();
+  };
+  if (to->kind == TypeKind::Bool && (from->is_scalar() || from->is_pointer())) {
+    c.cast = CastKind::ToBool;
+  } else if (from->is_scalar() && to->is_scalar()) {
+    c.cast = CastKind::Convert;
+  } else if (from->is_scalar() && to->is_vector()) {
+    arith_convert(c.operand, to->elem);
+    c.cast = CastKind::Broadcast;
+  } else if (from->is_vector() && to->is_vector()) {
+    if (from->count != to->count) return bad();
+    c.cast = CastKind::Convert;
+  } else if ((from->is_pointer() && (to->is_pointer() || to->is_integer())) ||
+             (from->is_integer() && to->is_pointer())) {
+    c.cast = CastKind::PointerCast;
+  } else {
+    return bad();
+  }
+  return to;
+}
+
+const Type* Sema::Impl::check_construct(ConstructExpr& c) {
+  const Type* to = resolve_type(c.target, false);
+  bool ok = to != nullptr;
+  for (ExprPtr& a : c.args) {
+    const Type* t = check_value(a, "used to construct values");
+    if (t->is_error()) ok = false;
+  }
+  if (!ok) return err();
+  if (!to->is_arithmetic()) {
+    error(c.loc, "cannot construct a value of type " + quoted(to) + " this way");
+    return err();
+  }
+  for (ExprPtr& a : c.args) {
+    if (!a->type->is_arithmetic()) {
+      error(a->loc, "cannot construct " + quoted(to) + " from " + quoted(a->type));
+      return err();
+    }
+  }
+  const Type* comp = to->scalar_of();
+  if (c.args.size() == 1 && c.args[0]->type->is_scalar()) {
+    arith_convert(c.args[0], comp);
+    return to;
+  }
+  uint32_t total = 0;
+  for (ExprPtr& a : c.args) total += a->type->width();
+  if (total != to->width()) {
+    error(c.loc, quoted(to) + " needs " + std::to_string(to->width()) + " component" +
+                     (to->width() == 1 ? "" : "s") + ", but " + std::to_string(total) +
+                     (total == 1 ? " was" : " were") + " given");
+    return err();
+  }
+  for (ExprPtr& a : c.args) {
+    const Type* target = a->type->is_vector() ? types.vector(comp, a->type->count) : comp;
+    arith_convert(a, target);
+  }
+  return to;
+}
+
+const Type* Sema::Impl::check_sizeof(SizeofExpr& s) {
+  const Type* t = nullptr;
+  if (s.target) {
+    t = resolve_type(*s.target, true);
+    if (!t) return err();
+  } else {
+    t = check_expr(s.operand);
+    if (t->is_error()) return err();
+  }
+  if (t->is_stream() || t->is_void() || (t->is_struct() && !t->decl->is_definition) ||
+      (t->is_array() && t->count == 0)) {
+    error(s.loc, "cannot take the size of " + quoted(t));
+    return err();
+  }
+  s.value = t->size;
+  return types.ulong_type();
+}
+
+}  // namespace brook

@@ -1,0 +1,207 @@
+// Private to sema (sema*.cpp): the checker's state and the operations the
+// files share. Split by concern: sema.cpp (scopes, driver), sema_decl.cpp
+// (types, declarations), sema_init.cpp (initialisers), sema_stmt.cpp,
+// sema_expr.cpp (operators, conversions), sema_access.cpp (names, members,
+// indexing, gathers), sema_call.cpp (user functions, kernels, reductions),
+// sema_builtins.cpp (the stdlib table, printf formats, stream operations),
+// sema_const.cpp (constant folding).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "lang/ast.hpp"
+#include "lang/sema.hpp"
+#include "stdlib/builtins.hpp"
+
+namespace brook {
+
+// Quotes a type for a message: 'float4'.
+std::string quoted(const Type* t);
+
+struct Sema::Impl {
+  Impl(TypeContext& t, DiagnosticEngine& d, SemaOptions o);
+
+  TypeContext& types;
+  DiagnosticEngine& diags;
+  SemaOptions options;
+
+  // ---- scopes (sema.cpp)
+  struct Scope {
+    std::unordered_map<std::string, ast::Decl*> names;  // variables, functions, typedefs, enum constants
+    std::unordered_map<std::string, ast::Decl*> tags;   // struct and enum tags
+  };
+  std::vector<Scope> scopes;  // scopes[0] is the global scope; it persists across check()
+  void push_scope() { scopes.emplace_back(); }
+  void pop_scope() { scopes.pop_back(); }
+  ast::Decl* lookup(std::string_view name) const;
+  ast::Decl* lookup_tag(std::string_view name) const;
+  // Declares in the innermost scope; reports a redefinition and returns false.
+  bool declare(ast::Decl& d);
+  void declare_tag(ast::Decl& d) { scopes.back().tags[d.name] = &d; }
+  bool at_global_scope() const { return scopes.size() == 1; }
+
+  // ---- the function being checked
+  ast::FuncDecl* func = nullptr;
+  int loop_depth = 0;
+  struct SwitchContext {
+    const Type* type = nullptr;
+    std::map<int64_t, SourceLoc> cases;
+    bool has_default = false;
+  };
+  std::vector<SwitchContext> switches;
+  // True while checking the direct children of a switch body (labels allowed).
+  bool labels_allowed = false;
+  bool in_kernel() const { return func && func->fkind != ast::FuncKind::Host; }
+  // "kernel 'k'" or "reduce function 'sum'", for messages.
+  std::string func_desc() const;
+
+  // Kernel-to-kernel calls, to reject recursion once the program is known.
+  struct KernelCall {
+    ast::FuncDecl* caller;
+    ast::FuncDecl* callee;
+    SourceLoc loc;
+  };
+  std::vector<KernelCall> kernel_calls;
+  void check_recursion();
+
+  // Every declaration of each global function name, so a definition can be
+  // linked to the prototypes before it.
+  std::map<std::string, std::vector<ast::FuncDecl*>> function_decls;
+
+  // Host globals the runtime provides: stdout, stderr (void*).
+  std::vector<std::unique_ptr<ast::VarDecl>> predeclared;
+
+  // Structs declared only by use (`struct S* p;` before any `struct S`).
+  std::vector<std::unique_ptr<ast::StructDecl>> implicit_structs;
+
+  void error(SourceLoc loc, std::string message) { diags.error(loc, std::move(message)); }
+  const Type* err() const { return types.error_type(); }
+
+  // ---- types and declarations (sema_decl.cpp)
+  // The type a TypeSyntax names, with pointers; array dimensions too when
+  // `with_dims`. nullptr after reporting an error.
+  const Type* resolve_type(ast::TypeSyntax& ts, bool with_dims = true);
+  const Type* resolve_base(ast::TypeSyntax& ts);
+  const Type* apply_dims(ast::TypeSyntax& ts, const Type* base, bool allow_unsized_outer);
+  void define_struct(ast::StructDecl& sd);
+  void define_enum(ast::EnumDecl& ed);
+  void check_decl_stmt(ast::DeclStmt& ds);
+  void check_var(ast::VarDecl& v);
+  void check_stream_var(ast::VarDecl& v);
+  void check_typedef(ast::TypedefDecl& td);
+  void check_func(ast::FuncDecl& f);
+  bool check_params(ast::FuncDecl& f);
+  void check_kernel_signature(ast::FuncDecl& f);
+  void check_reduce_signature(ast::FuncDecl& f);
+  void check_main_signature(ast::FuncDecl& f);
+  bool same_signature(const ast::FuncDecl& a, const ast::FuncDecl& b) const;
+  bool is_stream_element(const Type* t) const;
+
+  // ---- initialisers (sema_init.cpp)
+  // Checks `init` against `type`; returns the type with an unsized outer
+  // array completed from the initialiser.
+  const Type* check_initializer(ast::ExprPtr& init, const Type* type);
+  void init_aggregate(ast::InitListExpr& list, const Type* type);
+  // Consumes elements of `elems` from `pos` to fill one object of `type`
+  // (brace elision); returns the converted or nested leaf.
+  ast::ExprPtr take_initializer(std::vector<ast::ExprPtr>& elems, size_t& pos, const Type* type,
+                                SourceLoc list_loc);
+
+  // ---- statements (sema_stmt.cpp)
+  void check_stmt(ast::Stmt& s);
+  void check_compound(ast::CompoundStmt& c, bool new_scope);
+  void check_condition(ast::ExprPtr& cond, const char* construct);
+  void check_switch(ast::SwitchStmt& s);
+  void check_case(ast::CaseStmt& c);
+  void check_return(ast::ReturnStmt& r);
+
+  // ---- expressions (sema_expr.cpp)
+  // Types `e` (possibly replacing it: swizzles, gathers). Arrays stay arrays.
+  const Type* check_expr(ast::ExprPtr& e);
+  // check_expr, then array/string decay; streams on the host are rejected
+  // with "streams cannot be <what>".
+  const Type* check_value(ast::ExprPtr& e, std::string_view what = "used as values on the host");
+  // Decays an array-typed expression to a pointer (ArrayDecay cast).
+  void decay(ast::ExprPtr& e);
+  // Implicit conversion as in assignment. `context` completes
+  // "cannot convert 'A' to 'B' <context>". False after reporting.
+  bool convert(ast::ExprPtr& e, const Type* to, std::string_view context);
+  // Whether convert() would succeed (no diagnostics).
+  bool convertible(const ast::Expr& e, const Type* to) const;
+  // Wraps `e` in an implicit cast to `to` (no check).
+  void cast_to(ast::ExprPtr& e, const Type* to, ast::CastKind kind);
+  // Arithmetic conversion (scalar→scalar, scalar→vector, vector→vector).
+  void arith_convert(ast::ExprPtr& e, const Type* to);
+  const Type* promote(const Type* t) const;  // integer promotions (vectors unchanged)
+  // Usual arithmetic conversions incl. broadcast; nullptr when widths clash.
+  const Type* common_arith(const Type* a, const Type* b) const;
+  const Type* int_vector(uint32_t width) const;
+  bool is_null_constant(const ast::Expr& e) const;
+  bool reject_stream(const ast::Expr& e, std::string_view what);
+
+  const Type* check_unary(ast::UnaryExpr& u);
+  const Type* check_binary(ast::BinaryExpr& b);
+  const Type* binary_result(ast::BinaryOp op, ast::ExprPtr& lhs, ast::ExprPtr& rhs, SourceLoc loc,
+                            const Type** op_type);
+  const Type* check_assign(ast::AssignExpr& a);
+  const Type* check_conditional(ast::ConditionalExpr& c);
+  const Type* check_cast(ast::CastExpr& c);
+  const Type* check_construct(ast::ConstructExpr& c);
+  const Type* check_sizeof(ast::SizeofExpr& s);
+  const Type* check_init_list_misuse(ast::InitListExpr& l);
+  // Reports why `e` cannot be assigned ("assign to", "increment"); false then.
+  bool check_modifiable(const ast::Expr& e, std::string_view action);
+
+  // ---- names, members, indexing (sema_access.cpp)
+  const Type* check_name(ast::NameExpr& n);
+  const Type* check_member(ast::ExprPtr& e);
+  const Type* check_index(ast::ExprPtr& e);
+  const Type* check_gather(ast::ExprPtr& e, ast::ParamDecl& param, ast::NameExpr& name,
+                           std::vector<ast::ExprPtr*>& index_slots);
+  const Type* check_indexof(ast::IndexofExpr& ix);
+  const Type* check_domain(ast::DomainExpr& d);
+  // The parameter a NameExpr names, when it is a parameter of the current kernel.
+  ast::ParamDecl* kernel_param(const ast::Expr& e) const;
+
+  // ---- calls (sema_call.cpp)
+  const Type* check_call(ast::CallExpr& c);
+  const Type* check_host_call(ast::CallExpr& c, ast::FuncDecl& f);
+  const Type* check_kernel_launch(ast::CallExpr& c, ast::FuncDecl& f);
+  const Type* check_kernel_subcall(ast::CallExpr& c, ast::FuncDecl& f);
+  const Type* check_reduce_call(ast::CallExpr& c, ast::FuncDecl& f);
+  bool check_arity(ast::CallExpr& c, size_t expected, bool variadic, std::string_view what);
+  // A stream-valued host argument (stream or view): its type or nullptr after an error.
+  const Type* stream_arg(ast::ExprPtr& arg, std::string_view what);
+  void check_args_only(ast::CallExpr& c);
+
+  // ---- builtins (sema_builtins.cpp)
+  const Type* check_builtin(ast::CallExpr& c, const stdlib::BuiltinName& b);
+  const Type* check_math_builtin(ast::CallExpr& c, const stdlib::BuiltinInfo& info, bool force_float);
+  const Type* check_prototype_builtin(ast::CallExpr& c, const stdlib::BuiltinInfo& info);
+  const Type* check_stream_builtin(ast::CallExpr& c, const stdlib::BuiltinInfo& info);
+  void check_format(ast::CallExpr& c, size_t format_index);
+  const Type* float_of(const Type* t, bool force_float) const;
+  struct Prototype {
+    const Type* result = nullptr;
+    std::vector<const Type*> params;
+    bool variadic = false;
+  };
+  std::map<stdlib::Builtin, Prototype> prototypes;
+  const Prototype& prototype_of(const stdlib::BuiltinInfo& info);
+  const Type* parse_c_type(std::string_view text);
+
+  // ---- constants (sema_const.cpp)
+  std::optional<int64_t> fold(const ast::Expr& e) const;
+  // Folds a checked integer constant expression or reports "<what> must be an
+  // integer constant".
+  std::optional<int64_t> require_constant(const ast::Expr& e, std::string_view what);
+};
+
+}  // namespace brook

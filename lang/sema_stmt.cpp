@@ -1,0 +1,183 @@
+// Statements: blocks and scopes, conditions, loops, switch/case, break,
+// continue and return.
+#include "lang/sema_impl.hpp"
+
+namespace brook {
+
+using namespace ast;
+
+void Sema::Impl::check_compound(CompoundStmt& c, bool new_scope) {
+  if (new_scope) push_scope();
+  bool saved_labels = labels_allowed;
+  labels_allowed = false;
+  for (StmtPtr& s : c.body)
+    if (s) check_stmt(*s);
+  labels_allowed = saved_labels;
+  if (new_scope) pop_scope();
+}
+
+void Sema::Impl::check_condition(ExprPtr& cond, const char* construct) {
+  if (!cond) return;
+  const Type* t = check_value(cond, "used as conditions");
+  if (t->is_error()) return;
+  if (!(t->is_scalar() || t->is_pointer())) {
+    std::string msg = std::string("the condition of '") + construct + "' must be a scalar, not " +
+                      quoted(t);
+    if (t->is_vector()) msg += "; use any() or all()";
+    error(cond->loc, msg);
+  }
+}
+
+void Sema::Impl::check_stmt(Stmt& s) {
+  switch (s.kind) {
+    case StmtKind::Compound: check_compound(*s.as<CompoundStmt>(), true); break;
+    case StmtKind::Expr: {
+      auto& es = *s.as<ExprStmt>();
+      if (es.expr) {
+        const Type* t = check_expr(es.expr);
+        if (t->is_stream() && es.expr->kind == ExprKind::Name)
+          error(es.expr->loc, "a stream name alone does nothing; did you mean streamPrint?");
+      }
+      break;
+    }
+    case StmtKind::Decl: check_decl_stmt(*s.as<DeclStmt>()); break;
+    case StmtKind::If: {
+      auto& is = *s.as<IfStmt>();
+      check_condition(is.cond, "if");
+      if (is.then_stmt) check_stmt(*is.then_stmt);
+      if (is.else_stmt) check_stmt(*is.else_stmt);
+      break;
+    }
+    case StmtKind::For: {
+      auto& fs = *s.as<ForStmt>();
+      push_scope();
+      if (fs.init) check_stmt(*fs.init);
+      check_condition(fs.cond, "for");
+      if (fs.step) check_value(fs.step, "used as loop steps");
+      ++loop_depth;
+      if (fs.body) check_stmt(*fs.body);
+      --loop_depth;
+      pop_scope();
+      break;
+    }
+    case StmtKind::While: {
+      auto& ws = *s.as<WhileStmt>();
+      check_condition(ws.cond, "while");
+      ++loop_depth;
+      if (ws.body) check_stmt(*ws.body);
+      --loop_depth;
+      break;
+    }
+    case StmtKind::Do: {
+      auto& ds = *s.as<DoStmt>();
+      ++loop_depth;
+      if (ds.body) check_stmt(*ds.body);
+      --loop_depth;
+      check_condition(ds.cond, "do-while");
+      break;
+    }
+    case StmtKind::Switch: check_switch(*s.as<SwitchStmt>()); break;
+    case StmtKind::Case: check_case(*s.as<CaseStmt>()); break;
+    case StmtKind::Default:
+      if (switches.empty()) {
+        error(s.loc, "'default' label not in a switch statement");
+      } else if (!labels_allowed) {
+        error(s.loc, "'default' label must be directly inside its switch's braces");
+      } else if (switches.back().has_default) {
+        error(s.loc, "multiple 'default' labels in one switch");
+      } else {
+        switches.back().has_default = true;
+      }
+      break;
+    case StmtKind::Break:
+      if (loop_depth == 0 && switches.empty())
+        error(s.loc, "'break' statement not in a loop or switch");
+      break;
+    case StmtKind::Continue:
+      if (loop_depth == 0) error(s.loc, "'continue' statement not in a loop");
+      break;
+    case StmtKind::Return: check_return(*s.as<ReturnStmt>()); break;
+    case StmtKind::Empty: break;
+  }
+}
+
+void Sema::Impl::check_switch(SwitchStmt& s) {
+  const Type* t = check_value(s.cond, "used as switch conditions");
+  SwitchContext ctx;
+  ctx.type = err();
+  if (!t->is_error()) {
+    if (!t->is_integer()) {
+      error(s.cond->loc, "switch condition must be an integer, not " + quoted(t));
+    } else {
+      ctx.type = promote(t);
+      arith_convert(s.cond, ctx.type);
+    }
+  }
+  // Loops inside the switch see `continue` of an outer loop; `break` binds here.
+  switches.push_back(std::move(ctx));
+  if (auto* body = s.body ? s.body->as<CompoundStmt>() : nullptr) {
+    push_scope();
+    for (StmtPtr& child : body->body) {
+      if (!child) continue;
+      labels_allowed = child->kind == StmtKind::Case || child->kind == StmtKind::Default;
+      check_stmt(*child);
+    }
+    labels_allowed = false;
+    pop_scope();
+  } else if (s.body) {
+    labels_allowed = s.body->kind == StmtKind::Case || s.body->kind == StmtKind::Default;
+    check_stmt(*s.body);
+    labels_allowed = false;
+  }
+  switches.pop_back();
+}
+
+void Sema::Impl::check_case(CaseStmt& c) {
+  const Type* t = check_value(c.value, "used as case labels");
+  if (switches.empty()) {
+    error(c.loc, "'case' label not in a switch statement");
+    return;
+  }
+  if (!labels_allowed) {
+    error(c.loc, "'case' label must be directly inside its switch's braces");
+    return;
+  }
+  if (t->is_error()) return;
+  if (!t->is_integer()) {
+    error(c.value->loc, "case label must be an integer constant, not " + quoted(t));
+    return;
+  }
+  std::optional<int64_t> v = require_constant(*c.value, "case label");
+  if (!v) return;
+  SwitchContext& sw = switches.back();
+  if (!sw.type->is_error()) arith_convert(c.value, sw.type);
+  c.folded = *v;
+  auto [it, inserted] = sw.cases.emplace(*v, c.loc);
+  if (!inserted) error(c.value->loc, "duplicate case value '" + std::to_string(*v) + "'");
+}
+
+void Sema::Impl::check_return(ReturnStmt& r) {
+  if (!func) {
+    if (r.value) check_value(r.value);
+    error(r.loc, "'return' outside a function");
+    return;
+  }
+  const Type* rt = func->return_type ? func->return_type : err();
+  if (!r.value) {
+    if (!rt->is_void() && !rt->is_error())
+      error(r.loc, "non-void " + std::string(func->fkind == FuncKind::Host ? "function" : "kernel") +
+                       " '" + func->name + "' must return a value");
+    return;
+  }
+  const Type* t = check_value(r.value, "returned from functions");
+  if (t->is_error() || rt->is_error()) return;
+  if (rt->is_void()) {
+    if (!t->is_void())
+      error(r.value->loc, "void " + std::string(func->fkind == FuncKind::Host ? "function" : "kernel") +
+                              " '" + func->name + "' cannot return a value");
+    return;
+  }
+  convert(r.value, rt, "in return");
+}
+
+}  // namespace brook

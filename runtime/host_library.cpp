@@ -1,0 +1,384 @@
+#include "runtime/host_library.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "backends/interp/builders.hpp"
+#include "stdlib/format.hpp"
+
+namespace brook {
+
+using interp::Machine;
+using interp::Node;
+using interp::NodePtr;
+using interp::RuntimeError;
+using interp::Scalar;
+using interp::Vec;
+using stdlib::Builtin;
+using stdlib::FormatArg;
+
+namespace {
+
+// Total live heap allowed before malloc reports out of memory.
+constexpr uint64_t kMaxHeapBytes = uint64_t{8} << 30;
+
+FormatArg::Kind format_kind(const Type* t) {
+  if (t->is_pointer() || t->is_array()) return FormatArg::Kind::Pointer;
+  switch (t->kind) {
+    case TypeKind::Float:
+    case TypeKind::Double: return FormatArg::Kind::Double;
+    case TypeKind::UInt: return FormatArg::Kind::UInt;
+    case TypeKind::Long: return FormatArg::Kind::Long;
+    case TypeKind::ULong: return FormatArg::Kind::ULong;
+    default: return FormatArg::Kind::Int;
+  }
+}
+
+struct LibCall : Node {
+  Builtin id;
+  HostLibrary* lib;
+  const ast::CallExpr* call;
+  std::vector<NodePtr> args;
+  std::vector<const Type*> types;
+  std::string assert_text;
+
+  Scalar arg(Machine& m, size_t i) { return args[i]->eval(m); }
+
+  uint64_t allocate(Machine& m, uint64_t size) {
+    if (size > interp::kMaxObjectSize || m.memory.heap_bytes_live() + size > kMaxHeapBytes) {
+      throw RuntimeError{loc, "out of memory: cannot allocate " + std::to_string(size) + " bytes"};
+    }
+    return interp::make_pointer(m.memory.allocate(size, interp::ObjectKind::heap, loc), 0);
+  }
+
+  // printf and friends: the values from `first` on, formatted.
+  std::string format(Machine& m, uint64_t fmt_ptr, size_t first, int first_number) {
+    std::vector<FormatArg> values;
+    for (size_t i = first; i < args.size(); ++i) {
+      const Type* t = types[i];
+      if (t->is_vector() || t->is_struct()) {
+        throw RuntimeError{loc, "argument " + std::to_string(i + 1) + " of '" + call->callee +
+                                    "' cannot be a '" + t->name() + "'"};
+      }
+      FormatArg a;
+      a.kind = format_kind(t);
+      Scalar s = args[i]->eval(m);
+      switch (a.kind) {
+        case FormatArg::Kind::Int: a.i = static_cast<int32_t>(s.i); break;
+        case FormatArg::Kind::Long: a.i = s.i; break;
+        case FormatArg::Kind::UInt: a.u = static_cast<uint32_t>(s.u); break;
+        case FormatArg::Kind::ULong:
+        case FormatArg::Kind::Pointer: a.u = s.u; break;
+        case FormatArg::Kind::Double: a.d = t->kind == TypeKind::Float ? double(s.f) : s.d; break;
+      }
+      values.push_back(a);
+    }
+    std::string fmt = m.memory.read_string(fmt_ptr, loc);
+    auto read = [&m, this](uint64_t p, std::string& error) -> std::optional<std::string> {
+      try {
+        return m.memory.read_string(p, loc);
+      } catch (const RuntimeError& e) {
+        error = e.message;
+        return std::nullopt;
+      }
+    };
+    stdlib::FormatResult r = stdlib::format_printf(fmt, values, read, first_number);
+    if (!r.ok()) throw RuntimeError{loc, r.error};
+    return r.text;
+  }
+
+  void write(Machine& m, int stream, std::string_view text) {
+    if (m.out) m.out->write(stream, text);
+  }
+
+  int stream_of(Machine& m, uint64_t p) {
+    if (p == m.stdout_ptr) return 1;
+    if (p == m.stderr_ptr) return 2;
+    if (p == 0) throw RuntimeError{loc, "null pointer dereference"};
+    throw RuntimeError{loc, "fprintf() writes to stdout or stderr only"};
+  }
+
+  Scalar eval(Machine& m) override {
+    switch (id) {
+      case Builtin::printf: {
+        uint64_t f = arg(m, 0).u;
+        std::string text = format(m, f, 1, 2);
+        write(m, 1, text);
+        return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+      }
+      case Builtin::fprintf: {
+        uint64_t s = arg(m, 0).u;
+        uint64_t f = arg(m, 1).u;
+        std::string text = format(m, f, 2, 3);
+        write(m, stream_of(m, s), text);
+        return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+      }
+      case Builtin::sprintf: {
+        uint64_t buf = arg(m, 0).u;
+        uint64_t f = arg(m, 1).u;
+        std::string text = format(m, f, 2, 3);
+        uint8_t* dst = m.memory.at(buf, text.size() + 1, loc, true);
+        std::memcpy(dst, text.data(), text.size());
+        dst[text.size()] = 0;
+        return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+      }
+      case Builtin::snprintf: {
+        uint64_t buf = arg(m, 0).u;
+        uint64_t n = arg(m, 1).u;
+        uint64_t f = arg(m, 2).u;
+        std::string text = format(m, f, 3, 4);
+        if (n > 0) {
+          uint64_t k = std::min<uint64_t>(text.size(), n - 1);
+          uint8_t* dst = m.memory.at(buf, k + 1, loc, true);
+          std::memcpy(dst, text.data(), k);
+          dst[k] = 0;
+        }
+        return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+      }
+      case Builtin::puts: {
+        std::string s = m.memory.read_string(arg(m, 0).u, loc);
+        s += '\n';
+        write(m, 1, s);
+        return interp::put<int32_t>(static_cast<int32_t>(s.size()));
+      }
+      case Builtin::putchar: {
+        int32_t c = static_cast<int32_t>(arg(m, 0).i);
+        char ch = static_cast<char>(c);
+        write(m, 1, std::string_view(&ch, 1));
+        return interp::put<int32_t>(static_cast<uint8_t>(ch));
+      }
+      case Builtin::malloc: return interp::from_u64(allocate(m, arg(m, 0).u));
+      case Builtin::calloc: {
+        uint64_t count = arg(m, 0).u, size = arg(m, 1).u;
+        if (size != 0 && count > UINT64_MAX / size) {
+          throw RuntimeError{loc, "out of memory: cannot allocate " + std::to_string(count) +
+                                      " x " + std::to_string(size) + " bytes"};
+        }
+        return interp::from_u64(allocate(m, count * size));
+      }
+      case Builtin::realloc: {
+        uint64_t p = arg(m, 0).u, size = arg(m, 1).u;
+        if (size > interp::kMaxObjectSize || m.memory.heap_bytes_live() + size > kMaxHeapBytes) {
+          throw RuntimeError{loc, "out of memory: cannot allocate " + std::to_string(size) + " bytes"};
+        }
+        return interp::from_u64(m.memory.realloc(p, size, loc));
+      }
+      case Builtin::free:
+        m.memory.free(arg(m, 0).u, loc);
+        return interp::put<int32_t>(0);
+      case Builtin::memset: {
+        uint64_t p = arg(m, 0).u;
+        int32_t v = static_cast<int32_t>(arg(m, 1).i);
+        uint64_t n = arg(m, 2).u;
+        if (n) std::memset(m.memory.at(p, n, loc, true), v & 0xFF, n);
+        return interp::from_u64(p);
+      }
+      case Builtin::memcpy: {
+        uint64_t d = arg(m, 0).u, s = arg(m, 1).u, n = arg(m, 2).u;
+        if (n) {
+          const uint8_t* src = m.memory.at(s, n, loc);
+          std::memmove(m.memory.at(d, n, loc, true), src, n);
+        }
+        return interp::from_u64(d);
+      }
+      case Builtin::memcmp: {
+        uint64_t a = arg(m, 0).u, b = arg(m, 1).u, n = arg(m, 2).u;
+        if (!n) return interp::put<int32_t>(0);
+        int r = std::memcmp(m.memory.at(a, n, loc), m.memory.at(b, n, loc), n);
+        return interp::put<int32_t>(r < 0 ? -1 : r > 0 ? 1 : 0);
+      }
+      case Builtin::strlen: return interp::put<uint64_t>(m.memory.string_length(arg(m, 0).u, loc));
+      case Builtin::strcmp: {
+        std::string a = m.memory.read_string(arg(m, 0).u, loc);
+        std::string b = m.memory.read_string(arg(m, 1).u, loc);
+        int r = std::strcmp(a.c_str(), b.c_str());
+        return interp::put<int32_t>(r < 0 ? -1 : r > 0 ? 1 : 0);
+      }
+      case Builtin::strcpy: {
+        uint64_t d = arg(m, 0).u;
+        std::string s = m.memory.read_string(arg(m, 1).u, loc);
+        uint8_t* dst = m.memory.at(d, s.size() + 1, loc, true);
+        std::memcpy(dst, s.c_str(), s.size() + 1);
+        return interp::from_u64(d);
+      }
+      case Builtin::atoi: {
+        std::string s = m.memory.read_string(arg(m, 0).u, loc);
+        return interp::put<int32_t>(static_cast<int32_t>(std::strtol(s.c_str(), nullptr, 10)));
+      }
+      case Builtin::atof: {
+        std::string s = m.memory.read_string(arg(m, 0).u, loc);
+        return interp::put<double>(std::strtod(s.c_str(), nullptr));
+      }
+      case Builtin::rand: return interp::put<int32_t>(lib->rand().next());
+      case Builtin::srand:
+        lib->rand().seed(static_cast<uint32_t>(arg(m, 0).u));
+        return interp::put<int32_t>(0);
+      case Builtin::exit: {
+        int32_t status = static_cast<int32_t>(arg(m, 0).i);
+        if (m.out) m.out->flush();
+        throw interp::ExitRequest{status};
+      }
+      case Builtin::abort: throw RuntimeError{loc, "abort() called"};
+      case Builtin::assert_:
+        if (arg(m, 0).i == 0) throw RuntimeError{loc, "assertion failed: " + assert_text};
+        return interp::put<int32_t>(0);
+      case Builtin::clock: return interp::put<int64_t>(static_cast<int64_t>(std::clock()));
+      default: break;
+    }
+    return stream_op(m).scalar;
+  }
+
+  StreamArg stream_op(Machine& m) {
+    std::vector<StreamArg> values;
+    for (size_t i = 0; i < args.size(); ++i) {
+      values.push_back(evaluate_stream_arg(m, *args[i], *call->args[i]));
+    }
+    return lib->streams().builtin(m, id, *call, values);
+  }
+
+  void eval_vec(Machine& m, Vec& out) override { out = stream_op(m).vec; }
+};
+
+struct Launch : Node {
+  HostLibrary* lib;
+  const ast::CallExpr* call;
+  std::vector<NodePtr> args;
+  Scalar eval(Machine& m) override {
+    std::vector<StreamArg> values;
+    for (size_t i = 0; i < args.size(); ++i) {
+      values.push_back(evaluate_stream_arg(m, *args[i], *call->args[i]));
+    }
+    lib->streams().launch(m, *call, values);
+    return interp::put<int32_t>(0);
+  }
+};
+
+struct Domain : Node {
+  HostLibrary* lib;
+  const ast::DomainExpr* expr;
+  NodePtr stream, start, end;
+  Scalar eval(Machine& m) override {
+    StreamArg s = evaluate_stream_arg(m, *stream, *expr->stream);
+    StreamArg a = evaluate_stream_arg(m, *start, *expr->start);
+    StreamArg b = evaluate_stream_arg(m, *end, *expr->end);
+    return interp::from_u64(lib->streams().domain(m, *expr, s, a, b));
+  }
+  // A view used where a stream is expected: its handle, as if in a variable.
+  uint8_t* raw(Machine& m, bool) override {
+    handle = eval(m).u;
+    return reinterpret_cast<uint8_t*>(&handle);
+  }
+  uint64_t handle = 0;
+};
+
+struct StreamDecl : interp::StmtNode {
+  HostLibrary* lib;
+  const ast::VarDecl* decl;
+  NodePtr slot;
+  std::vector<NodePtr> extents;
+  std::vector<NodePtr> init;
+  std::vector<const ast::Expr*> init_exprs;
+  interp::Flow exec(Machine& m) override {
+    std::vector<int64_t> ext;
+    for (auto& e : extents) ext.push_back(e->eval(m).i);
+    std::vector<StreamArg> iv;
+    for (size_t i = 0; i < init.size(); ++i) iv.push_back(evaluate_stream_arg(m, *init[i], *init_exprs[i]));
+    uint64_t h = lib->streams().create(m, *decl, ext, iv);
+    interp::store_as<uint64_t>(slot->raw(m, true), h);
+    return interp::Flow::normal;
+  }
+};
+
+struct StreamRelease : interp::StmtNode {
+  HostLibrary* lib;
+  NodePtr slot;
+  interp::Flow exec(Machine& m) override {
+    uint8_t* p = slot->raw(m, true);
+    uint64_t h = interp::load_as<uint64_t>(p);
+    if (h) lib->streams().release(m, h);
+    interp::store_as<uint64_t>(p, 0);
+    return interp::Flow::normal;
+  }
+};
+
+}  // namespace
+
+StreamArg evaluate_stream_arg(Machine& m, Node& n, const ast::Expr& e) {
+  StreamArg a;
+  a.expr = &e;
+  a.type = e.type;
+  const Type* t = e.type;
+  if (t->is_stream()) {
+    a.scalar.u = interp::load_as<uint64_t>(n.raw(m, false));
+  } else if (t->is_vector()) {
+    n.eval_vec(m, a.vec);
+  } else if (t->is_struct() || t->is_array()) {
+    const uint8_t* p = n.raw(m, false);
+    a.bytes.assign(p, p + t->size);
+  } else if (!t->is_void()) {
+    a.scalar = n.eval(m);
+  }
+  return a;
+}
+
+NodePtr HostLibrary::builtin_call(const ast::CallExpr& e, interp::Compiler& c) {
+  auto n = std::make_unique<LibCall>();
+  n->id = static_cast<Builtin>(e.builtin);
+  n->lib = this;
+  n->call = &e;
+  n->loc = e.callee_loc.valid() ? e.callee_loc : e.loc;
+  for (auto& a : e.args) {
+    n->args.push_back(c.value(*a));
+    n->types.push_back(a->type);
+  }
+  if (n->id == Builtin::assert_) n->assert_text = c.source_text(e);
+  return n;
+}
+
+NodePtr HostLibrary::launch(const ast::CallExpr& e, interp::Compiler& c) {
+  auto n = std::make_unique<Launch>();
+  n->lib = this;
+  n->call = &e;
+  n->loc = e.callee_loc.valid() ? e.callee_loc : e.loc;
+  for (auto& a : e.args) n->args.push_back(c.value(*a));
+  return n;
+}
+
+NodePtr HostLibrary::domain(const ast::DomainExpr& e, interp::Compiler& c) {
+  auto n = std::make_unique<Domain>();
+  n->lib = this;
+  n->expr = &e;
+  n->loc = e.loc;
+  n->stream = c.value(*e.stream);
+  n->start = c.value(*e.start);
+  n->end = c.value(*e.end);
+  return n;
+}
+
+interp::StmtNodePtr HostLibrary::stream_decl(const ast::VarDecl& v, NodePtr slot,
+                                             interp::Compiler& c) {
+  auto n = std::make_unique<StreamDecl>();
+  n->lib = this;
+  n->decl = &v;
+  n->slot = std::move(slot);
+  for (auto& x : v.extents) n->extents.push_back(c.convert(c.value(*x), x->type, nullptr, x->loc));
+  if (v.init) {
+    if (auto* it = v.init->as<ast::IterInitExpr>()) {
+      n->init.push_back(c.value(*it->lo));
+      n->init_exprs.push_back(it->lo.get());
+      n->init.push_back(c.value(*it->hi));
+      n->init_exprs.push_back(it->hi.get());
+    }
+  }
+  return n;
+}
+
+interp::StmtNodePtr HostLibrary::stream_release(NodePtr slot, interp::Compiler&) {
+  auto n = std::make_unique<StreamRelease>();
+  n->lib = this;
+  n->slot = std::move(slot);
+  return n;
+}
+
+}  // namespace brook

@@ -1,0 +1,29 @@
+// The output layer: everything a program prints goes through an OutputSink,
+// so the REPL, tests and embedders can capture or redirect it.
+#pragma once
+
+#include <functional>
+#include <string_view>
+
+#include "backends/interp/machine.hpp"
+
+namespace brook {
+
+// Writes to the process's stdout/stderr.
+class StdioSink : public interp::OutputSink {
+ public:
+  void write(int stream, std::string_view text) override;
+  void flush() override;
+};
+
+// Hands every write to a callback (stream 1 = stdout, 2 = stderr).
+class CallbackSink : public interp::OutputSink {
+ public:
+  explicit CallbackSink(std::function<void(int, std::string_view)> f) : f_(std::move(f)) {}
+  void write(int stream, std::string_view text) override { f_(stream, text); }
+
+ private:
+  std::function<void(int, std::string_view)> f_;
+};
+
+}  // namespace brook

@@ -1,0 +1,43 @@
+#include "vectypes.h"
+float2 gv = {0.5f, 0.25f};
+int main() {
+  float4 a = {1, 2, 3, 4};
+  printf("a = %g %g %g %g\n", a.x, a.y, a.z, a.w);
+  float3 b = {0, 0, 0};
+  printf("b = %g %g %g\n", b.x, b.y, b.z);
+  float3 b7 = {7.5f, 7.5f, 7.5f};
+  printf("b7 = %g %g %g\n", b7.x, b7.y, b7.z);
+  float2 c = {2, 0};
+  printf("c = %g %g\n", c.x, c.y);
+  float4 d = {c.x, c.y, 5, 6};
+  printf("d = %g %g %g %g\n", d.x, d.y, d.z, d.w);
+  float4 e = {a.x, a.y, 0, 1};
+  printf("e = %g %g %g %g\n", e.x, e.y, e.z, e.w);
+  float4 f = {b7.x, b7.y, b7.z, -1};
+  printf("f = %g %g %g %g\n", f.x, f.y, f.z, f.w);
+  float3 g = {1.5f, a.z, a.w};
+  printf("g = %g %g %g\n", g.x, g.y, g.z);
+  float4 h = {c.x, c.y, a.w, a.z};
+  printf("h = %g %g %g %g\n", h.x, h.y, h.z, h.w);
+  int4 i = {1, -2, 3, -4};
+  printf("i = %d %d %d %d\n", i.x, i.y, i.z, i.w);
+  int2 j = {7, 7};
+  printf("j = %d %d\n", j.x, j.y);
+  int3 k = {9, 8, 7};
+  printf("k = %d %d %d\n", k.x, k.y, k.z);
+  double2 dd = {0.1, 0.2};
+  printf("dd = %.17g %.17g\n", dd.x, dd.y);
+  uchar4 u = {255, 0, 128, 1};
+  printf("u = %d %d %d %d\n", u.x, u.y, u.z, u.w);
+  uint2 ui = {4000000000, 1};
+  printf("ui = %u %u\n", ui.x, ui.y);
+  char2 ch = {'a', 'b'};
+  printf("ch = %c %c\n", ch.x, ch.y);
+  printf("gv = %g %g\n", gv.x, gv.y);
+  float4 copy = a;
+  copy.x = 100;
+  printf("a.x %g copy.x %g\n", a.x, copy.x);
+  float2 fromint = {3, 4};
+  printf("fromint = %g %g\n", fromint.x, fromint.y);
+  return 0;
+}

@@ -1,0 +1,1795 @@
+#!/usr/bin/env python3
+"""A small reference model of Brook's stream semantics (LANGUAGE.md §4–§8).
+
+It is NOT a Brook parser. Each conformance program in tests/conformance/streams/
+has a Python twin below (a function decorated with @test("NAME")) that computes
+what NAME.br must print, using the helpers of this model. The model and the .br
+programs are kept in sync by hand; the model is the independent witness of what
+the spec says, written before any interpreter for streams existed.
+
+    python3 tests/tools/brook_model.py gen          rewrite every NAME.out / NAME.err
+    python3 tests/tools/brook_model.py check        report programs whose files differ
+    python3 tests/tools/brook_model.py show NAME    print what NAME must output
+
+Conventions of the model:
+  * Positions and extents are tuples, slowest dimension first (rows before
+    columns), exactly like the C array `T h[R][C]`. Brook's vectors run the other
+    way (`.x` = column), so indexof/instance/streamSize reverse them.
+  * float arithmetic is IEEE binary32: values of type F round after every
+    operation, as a C program computing in float does.
+  * A vector or struct element is a Python tuple of its components.
+"""
+import math
+import os
+import struct
+import sys
+
+# ---------------------------------------------------------------------------
+# float32 arithmetic
+
+
+def f32(x):
+    """Rounds a Python number to the nearest binary32 value."""
+    x = float(x)
+    if math.isnan(x) or math.isinf(x):
+        return x
+    try:
+        return struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:  # beyond FLT_MAX: IEEE rounds to infinity
+        return math.copysign(math.inf, x)
+
+
+class F:
+    """A C `float`. Every operation rounds to binary32. Double arithmetic on two
+    binary32 operands followed by one rounding is exact for + - * / (the double
+    result is correctly rounded and 53 >= 2*24 + 2), so this is C's float math."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v=0.0):
+        self.v = f32(v.v if isinstance(v, F) else v)
+
+    @staticmethod
+    def _of(x):
+        return x.v if isinstance(x, F) else f32(x)  # C converts int operands to float
+
+    def __add__(self, o): return F(self.v + F._of(o))
+    def __radd__(self, o): return F(F._of(o) + self.v)
+    def __sub__(self, o): return F(self.v - F._of(o))
+    def __rsub__(self, o): return F(F._of(o) - self.v)
+    def __mul__(self, o): return F(self.v * F._of(o))
+    def __rmul__(self, o): return F(F._of(o) * self.v)
+
+    def __truediv__(self, o):
+        return F(fdiv(self.v, F._of(o)))
+
+    def __rtruediv__(self, o):
+        return F(fdiv(F._of(o), self.v))
+
+    def __neg__(self): return F(-self.v)
+    def __lt__(self, o): return self.v < F._of(o)
+    def __le__(self, o): return self.v <= F._of(o)
+    def __gt__(self, o): return self.v > F._of(o)
+    def __ge__(self, o): return self.v >= F._of(o)
+    def __eq__(self, o): return self.v == F._of(o)
+    def __hash__(self): return hash(self.v)
+    def __float__(self): return self.v
+    def __int__(self): return int(self.v)  # C's float → int conversion truncates
+    def __repr__(self): return "F(%r)" % self.v
+
+
+def fdiv(a, b):
+    """IEEE division, including division by zero (inf or NaN)."""
+    if b == 0:
+        if a == 0 or math.isnan(a):
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return a / b
+
+
+def ffloor(x):
+    return F(math.floor(float(x)))
+
+
+def fmin(a, b): return F(min(float(a), float(b)))
+def fmax(a, b): return F(max(float(a), float(b)))
+
+
+def idiv(a, b):
+    """Integer division in a kernel: truncates; division by zero yields 0 (§3)."""
+    if b == 0:
+        return 0
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def imod(a, b):
+    """Integer remainder in a kernel: sign of the dividend; by zero yields 0."""
+    if b == 0:
+        return 0
+    return a - idiv(a, b) * b
+
+
+def vec(*comps):
+    """A float vector: a tuple of F."""
+    return tuple(F(c) for c in comps)
+
+
+def vadd(a, b): return tuple(x + y for x, y in zip(a, b))
+def vsub(a, b): return tuple(x - y for x, y in zip(a, b))
+def vmul(a, b): return tuple(x * y for x, y in zip(a, b))
+def vscale(a, s): return tuple(x * s for x in a)
+
+
+def mat2_mul(a, b):
+    """2x2 matrices stored as float4 (x, y, z, w) = row-major (m00, m01, m10, m11)."""
+    return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3])
+
+
+# ---------------------------------------------------------------------------
+# Shapes
+
+
+def canon(extents):
+    """Drops leading extents of 1 (§4: <1,100> is <100>), keeping at least one."""
+    e = list(extents)
+    while len(e) > 1 and e[0] == 1:
+        e.pop(0)
+    return tuple(e)
+
+
+def count(extents):
+    n = 1
+    for e in extents:
+        n *= e
+    return n
+
+
+def positions(extents):
+    """Every position of a shape in row-major order (last dimension fastest)."""
+    if not extents:
+        yield ()
+        return
+    for head in range(extents[0]):
+        for tail in positions(extents[1:]):
+            yield (head,) + tail
+
+
+def shape_text(extents):
+    """A shape as messages write it: <4, 8>."""
+    return "<" + ", ".join(str(e) for e in extents) + ">"
+
+
+def xy(pos):
+    """A position (slowest first) as Brook's (column, row, slice, 0) tuple."""
+    p = list(reversed(pos)) + [0] * (4 - len(pos))
+    return tuple(p[:4])
+
+
+def resample(out_pos, out_ext, in_ext):
+    """§5: the input position a kernel invocation at out_pos reads.
+    Both shapes are canonical (leading 1s dropped). Ranks align from the first
+    (slowest) dimension; extra input dimensions are pinned to 0; an input with
+    fewer dimensions follows the leading output dimensions only."""
+    pos = []
+    for d, ie in enumerate(in_ext):
+        if d < len(out_ext):
+            pos.append(out_pos[d] * ie // out_ext[d])  # exact integer floor
+        else:
+            pos.append(0)
+    return tuple(pos)
+
+
+class BrookError(Exception):
+    """A runtime error: MESSAGE, reported at the first character of `at` in the .br."""
+
+    def __init__(self, message, at):
+        super().__init__(message)
+        self.message = message
+        self.at = at
+
+
+# ---------------------------------------------------------------------------
+# Streams and views
+
+
+class Stream:
+    """A stream: zeroed storage in row-major order, with canonical extents."""
+
+    def __init__(self, extents, zero=None):
+        self.ext = canon(extents)
+        if zero is None:
+            zero = F(0)
+        self.data = [zero] * count(self.ext)
+
+    def flat(self, pos):
+        i = 0
+        for p, e in zip(pos, self.ext):
+            i = i * e + p
+        return i
+
+    def get(self, pos): return self.data[self.flat(pos)]
+    def set(self, pos, v): self.data[self.flat(pos)] = v
+
+    def values(self):
+        return [self.get(p) for p in positions(self.ext)]
+
+    def snapshot(self):
+        """The stream as it is now: inputs of a call see this (§5)."""
+        s = Stream(self.ext)
+        s.data = [self.get(p) for p in positions(self.ext)]
+        return s
+
+    def domain(self, start, end, at=None):
+        return View(self, start, end, at)
+
+
+def xy_to_pos(v):
+    """Brook's (column, row) start/end notation → a position, slowest first."""
+    if isinstance(v, int):
+        return (v,)
+    return tuple(reversed(v))
+
+
+def corner_text(v):
+    return str(v) if isinstance(v, int) else "(" + ", ".join(str(c) for c in v) + ")"
+
+
+class View(Stream):
+    """s.domain(start, end): the sub-rectangle [start, end) sharing s's storage."""
+
+    def __init__(self, base, start, end, at=None):
+        self.base = base
+        self.off = xy_to_pos(start)
+        hi = xy_to_pos(end)
+        fits = len(self.off) == len(base.ext) and all(
+            0 <= a <= b <= e for a, b, e in zip(self.off, hi, base.ext))
+        if not fits:
+            raise BrookError("domain %s to %s is outside the stream %s" % (
+                corner_text(start), corner_text(end), shape_text(base.ext)), at)
+        self.ext = tuple(b - a for a, b in zip(self.off, hi))
+
+    def get(self, pos):
+        return self.base.get(tuple(p + o for p, o in zip(pos, self.off)))
+
+    def set(self, pos, v):
+        self.base.set(tuple(p + o for p, o in zip(pos, self.off)), v)
+
+
+def from_list(extents, values):
+    """A stream filled row-major from a Python list (streamRead from a host array)."""
+    s = Stream(extents)
+    s.data = list(values)
+    assert len(s.data) == count(s.ext)
+    return s
+
+
+def stream_read(s, host, elem_size, at=None):
+    """streamRead(s, host): checked copy of prod(extents) elements, row-major."""
+    need = count(s.ext) * elem_size
+    have = len(host) * elem_size
+    if have < need:
+        raise BrookError("streamRead needs %d bytes but the host object has %d" % (need, have), at)
+    for p, v in zip(positions(s.ext), host):
+        s.set(p, v)
+
+
+def stream_write(s, host, elem_size, at=None):
+    """streamWrite(s, host): copy out; a too-small host object is an error (nothing written)."""
+    need = count(s.ext) * elem_size
+    have = len(host) * elem_size
+    if have < need:
+        raise BrookError("streamWrite needs %d bytes but the host object has %d" % (need, have), at)
+    for i, v in enumerate(s.values()):
+        host[i] = v
+
+
+def stream_swap(a, b, at=None):
+    if a.ext != b.ext:
+        raise BrookError("streamSwap needs two streams of the same type and shape", at)
+    a.data, b.data = b.data, a.data
+
+
+def stream_size(s):
+    """[ext] streamSize(s): int4, .x = last extent, unused components 1."""
+    e = list(reversed(s.ext)) + [1] * (4 - len(s.ext))
+    return tuple(e[:4])
+
+
+# ---------------------------------------------------------------------------
+# Kernel launches
+
+
+class Invocation:
+    """What a kernel body can ask about its invocation."""
+
+    def __init__(self, pos, domain, inputs):
+        self.pos = pos
+        self.domain = domain
+        self._inputs = inputs
+
+    def instance(self):
+        """Brook+'s instance(): the invocation's position as int4 (column first)."""
+        return xy(self.pos)
+
+    def indexof_out(self):
+        """indexof on an output: the invocation's position, as float4."""
+        return tuple(F(c) for c in xy(self.pos))
+
+    def indexof_in(self, k):
+        """indexof on input k: the position actually read after resampling, in
+        that stream's own coordinates."""
+        return tuple(F(c) for c in xy(resample(self.pos, self.domain, self._inputs[k].ext)))
+
+
+def launch(outs, ins, body, at=None):
+    """Runs a kernel call. `outs` are the output streams, `ins` the input streams
+    (iterators included). body(inv, *input_values, *current_output_values)
+    returns the new output values (a list, one per output). The domain is the
+    first output's shape; every input is resampled to it; every invocation sees
+    the inputs as they were before the call."""
+    domain = outs[0].ext
+    for o in outs[1:]:
+        if o.ext != domain:
+            raise BrookError("output '%s' has shape %s but the call's domain is %s" % (
+                o.name_for_errors, shape_text(o.ext), shape_text(domain)), at)
+    before = [s.snapshot() for s in ins]
+    results = []
+    for pos in positions(domain):
+        inv = Invocation(pos, domain, before)
+        in_vals = [s.get(resample(pos, domain, s.ext)) for s in before]
+        cur = [o.get(pos) for o in outs]
+        results.append((pos, body(inv, *in_vals, *cur)))
+    for pos, vals in results:
+        for o, v in zip(outs, vals):
+            o.set(pos, v)
+
+
+def named(stream, name):
+    """Attaches the program's name to a stream, for messages that name it."""
+    stream.name_for_errors = name
+    return stream
+
+
+# ---------------------------------------------------------------------------
+# Gathers (§5)
+
+
+def gather_index(i, extent):
+    """One gather index component: an int is exact; a float f selects
+    floor(f + 0.25f) (computed in float); then it clamps to [0, extent)."""
+    if isinstance(i, F):
+        i = int(math.floor(float(i + F(0.25))))
+    return min(max(i, 0), extent - 1)
+
+
+def gather(arr, *index):
+    """g[i] (1-D), g[i][j] = gather(g, i, j) (row, column) on a 2-D array."""
+    pos = tuple(gather_index(i, e) for i, e in zip(index, arr.ext))
+    return arr.get(pos)
+
+
+def gather_v(arr, v):
+    """g[v] with a vector index (column, row[, ...]): the first two components."""
+    if len(arr.ext) == 1:
+        return gather(arr, v[0])
+    return gather(arr, v[1], v[0])
+
+
+# ---------------------------------------------------------------------------
+# Iterators (§6)
+
+ONE_E_MINUS_6 = F(1e-6)
+
+
+def lerp_iter(i, n, lo, hi):
+    """BrookGPU's iterator formula, all in float: (1 - f)*lo + f*hi + 1e-6f."""
+    f = F(i) / F(n)
+    return (F(1) - f) * F(lo) + f * F(hi) + ONE_E_MINUS_6
+
+
+def iterator(extents, lo, hi):
+    """iter T s<extents> = iter(lo, hi). lo/hi are numbers (float) or tuples."""
+    ext = canon(extents)
+    s = Stream(ext)
+    for pos in positions(ext):
+        if len(ext) == 1:
+            (i,) = pos
+            if isinstance(lo, tuple):
+                v = tuple(lerp_iter(i, ext[0], a, b) for a, b in zip(lo, hi))
+            else:
+                v = lerp_iter(i, ext[0], lo, hi)
+        else:
+            r, c = pos
+            v = (lerp_iter(c, ext[1], lo[0], hi[0]), lerp_iter(r, ext[0], lo[1], hi[1]))
+        s.set(pos, v)
+    return s
+
+
+# ---------------------------------------------------------------------------
+# Reductions (§7)
+
+
+def fold(values, f):
+    """The left fold starting from the first element: acc = x0; acc = f(acc, x)."""
+    acc = values[0]
+    for x in values[1:]:
+        acc = f(acc, x)
+    return acc
+
+
+def reduce_to_value(s, f):
+    """Folds the whole stream (row-major) into one value."""
+    return fold(s.values(), f)
+
+
+def reduce_to_stream(s, t, f, at=None):
+    """Each element o of t folds the block [o*factor, (o+1)*factor) of s."""
+    if len(s.ext) != len(t.ext):
+        raise BrookError("cannot reduce a %s stream to %s: the ranks differ" % (
+            shape_text(s.ext), shape_text(t.ext)), at)
+    for ie, oe in zip(s.ext, t.ext):
+        if ie % oe != 0:
+            raise BrookError("cannot reduce a %s stream to %s: %d is not a multiple of %d" % (
+                shape_text(s.ext), shape_text(t.ext), ie, oe), at)
+    factor = tuple(ie // oe for ie, oe in zip(s.ext, t.ext))
+    src = s.snapshot()
+    for o in positions(t.ext):
+        block = [src.get(tuple(oi * fi + bi for oi, fi, bi in zip(o, factor, b)))
+                 for b in positions(factor)]
+        t.set(o, fold(block, f))
+
+
+# ---------------------------------------------------------------------------
+# Gather and scatter operators (§8)
+
+
+def op_index(v, arr):
+    """An index element: scalar (1-D) or (column, row); floats become (int)(f + 0.5f)."""
+    comps = v if isinstance(v, tuple) else (v,)
+    comps = comps[:len(arr.ext)]
+    out = []
+    for c in comps:
+        out.append(int(F(c) + F(0.5)) if isinstance(c, F) else c)
+    return tuple(reversed(out))  # (column, row) → position, slowest first
+
+
+def check_op_indices(idx, arr, at):
+    """Every index must lie inside the array; the first that does not (in
+    row-major order of the index stream) is reported and nothing is written."""
+    for k in positions(idx.ext):
+        pos = op_index(idx.get(k), arr)
+        if not all(0 <= p < e for p, e in zip(pos, arr.ext)):
+            shown = pos[0] if len(pos) == 1 else tuple(reversed(pos))
+            elem = k[0] if len(k) == 1 else tuple(reversed(k))
+            raise BrookError("index %s of element %s is outside the array %s" % (
+                _text(shown), _text(elem), shape_text(arr.ext)), at)
+
+
+def _text(v):
+    return str(v) if isinstance(v, int) else "(" + ", ".join(str(c) for c in v) + ")"
+
+
+def gather_op(t, idx, arr, op, at=None):
+    """streamGatherOp(t, idx, arr, op). op: "FETCH", "INC", or a Python
+    function f(p0, p1) -> new value of the reduce parameter (both bound to the old
+    value)."""
+    check_op_indices(idx, arr, at)
+    for k in positions(idx.ext):
+        pos = op_index(idx.get(k), arr)
+        old = arr.get(pos)
+        t.set(k, old)
+        if op == "INC":
+            arr.set(pos, old + 1)
+        elif callable(op):
+            arr.set(pos, op(old, old))
+
+
+def scatter_op(s, idx, arr, op, at=None, reduce_first=True):
+    """streamScatterOp(s, idx, arr, op). op: "ASSIGN", "ADD", "MUL", or a Python
+    function body(p0, p1) -> new value of the reduce parameter, with p0 = arr[idx[k]]
+    and p1 = s[k] (the positional rule). reduce_first says whether the first
+    parameter is the reduce one (written back to arr) or the second (to s)."""
+    check_op_indices(idx, arr, at)
+    for k in positions(idx.ext):
+        pos = op_index(idx.get(k), arr)
+        if op == "ASSIGN":
+            arr.set(pos, s.get(k))
+        elif op == "ADD":
+            arr.set(pos, arr.get(pos) + s.get(k))
+        elif op == "MUL":
+            arr.set(pos, arr.get(pos) * s.get(k))
+        elif reduce_first:
+            arr.set(pos, op(arr.get(pos), s.get(k)))
+        else:
+            s.set(k, op(arr.get(pos), s.get(k)))
+
+
+# ---------------------------------------------------------------------------
+# Output
+
+
+def fmt_component(v):
+    """One number as streamPrint writes it: %3.2f, with BrookGPU's special cases."""
+    v = float(v)
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "inf"
+    if abs(v) < 1e-6:
+        return "0.00"
+    return "%3.2f" % v
+
+
+def flatten(v):
+    if isinstance(v, tuple):
+        out = []
+        for c in v:
+            out.extend(flatten(c))
+        return out
+    return [v]
+
+
+class Out:
+    """The program's stdout."""
+
+    def __init__(self):
+        self.text = []
+
+    def printf(self, fmt, *args):
+        conv = tuple(float(a) if isinstance(a, F) else a for a in args)
+        self.text.append(fmt % conv)
+
+    def stream_print(self, s):
+        """streamPrint: scalars as `%3.2f `, vectors/structs as {a, b}; a newline
+        after each row of extents[last] elements."""
+        row = s.ext[-1]
+        for i, v in enumerate(s.values()):
+            if isinstance(v, tuple):
+                self.text.append("{" + ", ".join(fmt_component(c) for c in flatten(v)) + "}")
+            else:
+                self.text.append(fmt_component(v) + " ")
+            if (i + 1) % row == 0:
+                self.text.append("\n")
+
+    def getvalue(self):
+        return "".join(self.text)
+
+
+def fl(xs):
+    """A host float array from Python numbers."""
+    return [F(x) for x in xs]
+
+
+# ---------------------------------------------------------------------------
+# Generating the expected files
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SUITE = os.path.join(HERE, "..", "conformance", "streams")
+
+
+def expected(name):
+    """(stdout, stderr or None) for program NAME."""
+    out = Out()
+    err = None
+    try:
+        TESTS[name](out)
+    except BrookError as e:
+        err = error_text(name, e)
+    return out.getvalue(), err
+
+
+def error_text(name, e):
+    """file:line:col: runtime error: message, the source line, a caret."""
+    src = open(os.path.join(SUITE, name + ".br")).read()
+    if e.at is None:
+        raise SystemExit("%s: unexpected runtime error in the model: %s" % (name, e.message))
+    hits = src.count(e.at)
+    if hits != 1:
+        raise SystemExit("%s: error location %r occurs %d times" % (name, e.at, hits))
+    offset = src.index(e.at)
+    line_no = src.count("\n", 0, offset) + 1
+    line_start = src.rfind("\n", 0, offset) + 1
+    line_end = src.find("\n", offset)
+    line = src[line_start:line_end if line_end >= 0 else len(src)]
+    col = offset - line_start + 1
+    return "%s.br:%d:%d: runtime error: %s\n%s\n%s^\n" % (
+        name, line_no, col, e.message, line, " " * (col - 1))
+
+
+def main(argv):
+    mode = argv[1] if len(argv) > 1 else "gen"
+    if mode == "show":
+        out, err = expected(argv[2])
+        sys.stdout.write(out)
+        if err:
+            sys.stdout.write("--- stderr ---\n" + err)
+        return 0
+    bad = 0
+    programs = sorted(f[:-3] for f in os.listdir(SUITE) if f.endswith(".br"))
+    for name in programs:
+        if name not in TESTS:
+            print("no model for %s.br" % name)
+            bad += 1
+    for name in sorted(TESTS):
+        if name not in programs:
+            print("no program %s.br for model %s" % (name, name))
+            bad += 1
+            continue
+        out, err = expected(name)
+        files = {".out": out, ".err": err}
+        for ext, text in files.items():
+            path = os.path.join(SUITE, name + ext)
+            old = open(path).read() if os.path.exists(path) else None
+            if old == text:
+                continue
+            if mode == "gen":
+                if text is None:
+                    os.remove(path)
+                else:
+                    with open(path, "w") as f:
+                        f.write(text)
+            else:
+                print("%s%s differs from the model" % (name, ext))
+                bad += 1
+    if mode == "gen":
+        print("%d programs" % len(TESTS))
+    return 1 if bad else 0
+
+
+# ---------------------------------------------------------------------------
+# The tests: one function per program of tests/conformance/streams/.
+
+TESTS = {}
+
+
+def test(name):
+    def register(fn):
+        TESTS[name] = fn
+        return fn
+    return register
+
+
+
+# --- §4 streams -------------------------------------------------------------
+
+
+@test("s4_rw_1d")
+def _(out):
+    h = [F(i) * F(1.25) - F(3) for i in range(8)]
+    a, b = Stream([8]), Stream([8])
+    stream_read(a, h, 4)
+    launch([b], [a], lambda inv, x, cur: [x * F(2) + F(0.5)])
+    r = [None] * 8
+    stream_write(b, r, 4)
+    for i in range(8):
+        out.printf("%d %.2f\n", i, r[i])
+    back = [None] * 8
+    stream_write(a, back, 4)
+    out.printf("a unchanged: %.2f %.2f\n", back[0], back[7])
+
+
+@test("s4_rw_2d")
+def _(out):
+    h = [F(r * 10 + c) for r in range(3) for c in range(4)]
+    a, b = Stream([3, 4]), Stream([3, 4])
+    stream_read(a, h, 4)
+    launch([b], [a], lambda inv, x, cur: [x + F(100)])
+    res = [None] * 12
+    stream_write(b, res, 4)
+    for r in range(3):
+        for c in range(4):
+            out.printf("%.0f ", res[r * 4 + c])
+        out.printf("\n")
+    flat = [None] * 12
+    stream_write(a, flat, 4)
+    out.printf("flat[5] = %.2f, flat[11] = %.2f\n", flat[5], flat[11])
+
+
+@test("s4_rw_float4")
+def _(out):
+    h = [(F(i), F(i) + F(0.5), F(-i), F(8) * i) for i in range(4)]
+    a, b = Stream([4]), Stream([4])
+    stream_read(a, h, 16)
+
+    def mix(inv, v, cur):
+        wzyx = (v[3], v[2], v[1], v[0])
+        return [vadd(vscale(wzyx, F(0.5)), vec(1, 2, 3, 4))]
+    launch([b], [a], mix)
+    r = [None] * 4
+    stream_write(b, r, 16)
+    for v in r:
+        out.printf("%.2f %.2f %.2f %.2f\n", *v)
+    raw = [c for v in a.values() for c in v]
+    out.printf("raw %.2f %.2f %.2f\n", raw[1], raw[6], raw[15])
+
+
+@test("s4_rw_struct")
+def _(out):
+    h = [((F(i), F(i * 2)), F(0.5) + i) for i in range(3)]  # (pos, mass)
+    a, b = Stream([3]), Stream([3])
+    stream_read(a, h, 12)
+    dt = F(0.25)
+
+    def step(inv, p, cur):
+        pos, mass = p
+        return [(vadd(pos, vscale(vec(1, -1), dt)), mass * F(2))]
+    launch([b], [a], step)
+    r = [None] * 3
+    stream_write(b, r, 12)
+    for (px, py), m in r:
+        out.printf("%.2f %.2f %.2f\n", px, py, m)
+    out.printf("%d\n", 12)
+
+
+@test("s4_rw_3d")
+def _(out):
+    a, b = Stream([2, 2, 3]), Stream([2, 2, 3])
+    stream_read(a, [F(0.5)] * 12, 4)
+
+    def pos(inv, x, cur):
+        i = inv.indexof_out()
+        return [x + i[2] * F(100) + i[1] * F(10) + i[0]]
+    launch([b], [a], pos)
+    for v in b.values():
+        out.printf("%.1f\n", v)
+
+
+@test("s4_write_too_small")
+def _(out):
+    s = Stream([10])
+    stream_write(s, [None] * 10, 4)
+    out.printf("first write ok\n")
+    stream_write(s, [None] * 5, 4, at="streamWrite(s, small)")
+
+
+@test("s4_read_too_small")
+def _(out):
+    s = Stream([3])
+    stream_read(s, [vec(0, 0, 0, 0)] * 3, 16)
+    out.printf("first read ok\n")
+    stream_read(s, fl([0] * 11), 4, at="streamRead(s, g)")
+
+
+@test("s4_swap")
+def _(out):
+    a, b = Stream([2, 3]), Stream([2, 3])
+    launch([a], [], lambda inv, cur: [F(1.5)])
+    launch([b], [], lambda inv, cur: [F(-2)])
+    stream_swap(a, b)
+    out.stream_print(a)
+    out.stream_print(b)
+    launch([a], [], lambda inv, cur: [F(7)])
+    out.stream_print(b)
+
+
+@test("s4_swap_shape_error")
+def _(out):
+    a, b = Stream([4]), Stream([5])
+    out.printf("before\n")
+    stream_swap(a, b, at="streamSwap(a, b)")
+
+
+@test("s4_print_scalars")
+def _(out):
+    s = from_list([6], fl([0.0, 1.0, -2.5, 3.14159, 100.125, 12345.678]))
+    out.stream_print(s)
+
+
+@test("s4_print_2d_rows")
+def _(out):
+    def f(inv, cur):
+        i = inv.indexof_out()
+        return [i[1] + i[0] / F(4)]
+    s = Stream([3, 4])
+    launch([s], [], f)
+    out.stream_print(s)
+    t = Stream([4, 1])
+    launch([t], [], f)
+    out.stream_print(t)
+
+
+@test("s4_print_vectors")
+def _(out):
+    a = Stream([3])
+    launch([a], [], lambda inv, cur: [vadd(inv.indexof_out()[:2], vec(0.5, 0.25))])
+    out.stream_print(a)
+    b = Stream([2, 2])
+
+    def f3(inv, cur):
+        i = inv.indexof_out()
+        return [(i[0], i[1], F(-1))]
+    launch([b], [], f3)
+    out.stream_print(b)
+    c = Stream([2])
+    launch([c], [], lambda inv, cur: [(inv.indexof_out()[0], F(1), F(2), F(3.5))])
+    out.stream_print(c)
+
+
+@test("s4_print_struct")
+def _(out):
+    s = Stream([3])
+
+    def make(inv, cur):
+        k = inv.indexof_out()[0]
+        return [(k, k * k, -k / F(2))]
+    launch([s], [], make)
+    out.stream_print(s)
+
+
+@test("s4_print_special")
+def _(out):
+    num = fl([1.0, -1.0, 0.0, 1e-7, -1e-7, -0.0, 1234.567, -2.5, -0.001, 0.005])
+    den = fl([0, 0, 0, 1, 1, 1, 1, 1, 1, 1])
+    a, b, q = Stream([2, 5]), Stream([2, 5]), Stream([2, 5])
+    stream_read(a, num, 4)
+    stream_read(b, den, 4)
+    launch([q], [a, b], lambda inv, x, y, cur: [x / y])
+    out.stream_print(q)
+    p = Stream([2, 5])
+    launch([p], [a, b], lambda inv, x, y, cur: [(x / y, y / x)])
+    out.stream_print(p)
+
+
+@test("s4_size")
+def _(out):
+    for ext in ([7], [3, 5], [2, 3, 4], [1, 6], [2, 1, 3, 2]):
+        out.printf("%d %d %d %d\n", *stream_size(Stream(ext)))
+
+
+@test("s4_leading_ones")
+def _(out):
+    ha, hb = fl([1, 2, 3, 4, 5, 6]), fl([10, 20, 30, 40, 50, 60])
+    a, b, c = Stream([1, 6]), Stream([6]), Stream([1, 1, 6])
+    stream_read(a, ha, 4)
+    stream_read(b, hb, 4)
+    launch([c], [a, b], lambda inv, x, y, cur: [x + y + inv.indexof_out()[1] * F(100)])
+    out.stream_print(c)
+    three = Stream([3])
+    stream_read(three, ha, 4)
+    d = Stream([1, 6])
+    launch([d], [three], lambda inv, x, cur: [x])
+    out.stream_print(d)
+    e = Stream([6])
+    launch([e], [c], lambda inv, x, cur: [x])
+    out.stream_print(e)
+
+
+@test("s4_extents_runtime")
+def _(out):
+    def label(inv, cur):
+        i = inv.indexof_out()
+        return [i[1] * F(10) + i[0]]
+    a = Stream([2, 3])
+    launch([a], [], label)
+    out.stream_print(a)
+    b = Stream([4])
+    launch([b], [], label)
+    out.stream_print(b)
+    s = stream_size(a)
+    out.printf("%d %d\n", s[0], s[1])
+
+
+@test("s4_zeroed_scoped")
+def _(out):
+    for k in range(3):
+        s = Stream([4])
+        launch([s], [s], lambda inv, x, cur: [x + F(1)])
+        launch([s], [s], lambda inv, x, cur: [x + F(1)])
+        out.stream_print(s)
+    out.stream_print(Stream([2], zero=vec(0, 0, 0, 0)))
+
+
+@test("s4_uchar4")
+def _(out):
+    h = [(10 * i, 20 * i + 1, 30 * i + 2, 7) for i in range(3)]
+    a, b = Stream([3]), Stream([3])
+    stream_read(a, h, 4)
+
+    def swap_rb(inv, p, cur):
+        q = [p[2], p[1], p[0], p[3]]
+        q[3] = 255
+        q[1] = (p[1] + 250) % 256  # int → uchar conversion wraps
+        return [tuple(q)]
+    launch([b], [a], swap_rb)
+    for v in b.values():
+        out.printf("%d %d %d %d\n", *v)
+
+
+@test("s4_int4")
+def _(out):
+    ha = [(7, -7, 9, 5), (100, -3, 0, 8)]
+    hb = [(2, 2, 0, -3), (7, 2, 5, 0)]
+    for i in range(2):
+        a, b = ha[i], hb[i]
+        out.printf("m %d %d %d %d\n", *[x * 3 - y for x, y in zip(a, b)])
+        out.printf("q %d %d %d %d\n", *[idiv(x, y) for x, y in zip(a, b)])
+        out.printf("r %d %d %d %d\n", *[imod(x, y) for x, y in zip(a, b)])
+
+
+# --- §5 kernels: resampling, indexof, instance, outputs ---------------------
+
+
+def ratio_test(n_in, n_out):
+    def run(out):
+        a = from_list([n_in], [F(10) * i + F(1) for i in range(n_in)])
+        b, c = Stream([n_out]), Stream([n_out])
+        launch([b, c], [a], lambda inv, x, cb, cc: [x, inv.indexof_in(0)[0]])
+        out.stream_print(b)
+        out.stream_print(c)
+    return run
+
+
+for _n_in, _n_out in ((4, 6), (6, 4), (4, 7), (7, 4)):
+    test("s5_ratio_%d_to_%d" % (_n_in, _n_out))(ratio_test(_n_in, _n_out))
+
+
+@test("s5_stride_20_to_10")
+def _(out):
+    a = from_list([20], [F(i) * F(0.5) for i in range(20)])
+    b = Stream([10])
+    launch([b], [a], lambda inv, x, cur: [x])
+    out.stream_print(b)
+
+
+@test("s5_repeat_10_to_50")
+def _(out):
+    a = from_list([10], fl(range(10)))
+    b = Stream([50])
+    launch([b], [a], lambda inv, x, cur: [x + inv.indexof_out()[0] / F(100)])
+    for i, v in enumerate(b.values()):
+        out.printf("%.2f%s", v, "\n" if i % 10 == 9 else " ")
+
+
+@test("s5_ratio_2d_3x5_to_4x2")
+def _(out):
+    a = from_list([3, 5], [F(r * 10 + c) for r in range(3) for c in range(5)])
+    b, where = Stream([4, 2]), Stream([4, 2])
+    launch([b, where], [a], lambda inv, x, cb, cw: [x, inv.indexof_in(0)[:2]])
+    out.stream_print(b)
+    out.stream_print(where)
+
+
+def copy_kernel(inv, x, cur):
+    return [x]
+
+
+@test("s5_rank_1d_into_2d")
+def _(out):
+    a = from_list([8], fl(range(8)))
+    b = Stream([4, 8])
+    launch([b], [a], copy_kernel)
+    out.stream_print(b)
+
+
+@test("s5_rank_2d_into_1d")
+def _(out):
+    a = from_list([4, 8], [F(r * 10 + c + 1) for r in range(4) for c in range(8)])
+    b, c = Stream([4]), Stream([2])
+    launch([b], [a], copy_kernel)
+    launch([c], [a], copy_kernel)
+    out.stream_print(b)
+    out.stream_print(c)
+
+
+@test("s5_rank_1d_into_3d")
+def _(out):
+    a = from_list([3], fl([10, 20, 30]))
+    b = Stream([3, 2, 2])
+    launch([b], [a], lambda inv, x, cur: [x + inv.indexof_out()[1] * F(0.5)])
+    out.stream_print(b)
+
+
+@test("s5_rank_leading_one")
+def _(out):
+    a = from_list([1, 8], fl(range(8)))
+    b = Stream([4, 8])
+    launch([b], [a], copy_kernel)
+    out.stream_print(b)
+
+
+@test("s5_indexof_output")
+def _(out):
+    a, b = Stream([2, 3]), Stream([3])
+    launch([a], [], lambda inv, cur: [inv.indexof_out()])
+    out.stream_print(a)
+    launch([b], [], lambda inv, cur: [inv.indexof_out()])
+    out.stream_print(b)
+
+
+@test("s5_indexof_input")
+def _(out):
+    o = Stream([4, 3])
+    probe = lambda inv, x, cur: [inv.indexof_in(0)[:2]]  # noqa: E731
+    for ext in ([2, 6], [2], [8]):
+        launch([o], [Stream(ext)], probe)
+        out.stream_print(o)
+    p = Stream([4])
+    launch([p], [Stream([4, 8])], probe)
+    out.stream_print(p)
+
+
+@test("s5_instance")
+def _(out):
+    a = Stream([3, 4])
+
+    def pos(inv, cur):
+        i = inv.instance()
+        return [i[0] + i[1] * 100 + i[3] * 1000]
+    launch([a], [], pos)
+    h = a.values()
+    for r in range(3):
+        out.printf("%d %d %d %d\n", *h[r * 4:r * 4 + 4])
+    src = from_list([2], fl([1.5, 2.5]))
+    b = Stream([6])
+    launch([b], [src], lambda inv, x, cur: [x * inv.instance()[0]])
+    out.stream_print(b)
+
+
+@test("s5_constants")
+def _(out):
+    x = from_list([2], fl([0.5, 1.0]))
+    coef_a, coef_b = F(0.5), 6
+
+    def k(i, u, ch, uc, sh, flag, d, f, f2, f3, f4, i2):
+        def body(inv, xv, cur):
+            return [(xv + i + u,
+                     F(ch + uc + sh),
+                     (F(1000) if flag else F(0)) + F(d) + F(f),
+                     f2[0] + f2[1] + f3[2] + f4[3] + i2[1] + coef_a * coef_b)]
+        return body
+    o = Stream([2])
+    launch([o], [x], k(-2, 3000000000, -5, 250, -300, 1, 0.25, 1.5,
+                       vec(1, 2), vec(0, 0, 4), vec(0, 0, 0, 8), (0, 16)))
+    for v in o.values():
+        out.printf("%.2f %.2f %.2f %.2f\n", *v)
+    launch([o], [x], k(3, 4, 65, 66, 2, 0, 0.5, -1.0,
+                       vec(0, 0), vec(1, 1, 1), vec(2, 2, 2, 2), (3, 3)))
+    out.stream_print(o)
+
+
+@test("s5_multiple_outputs")
+def _(out):
+    a = from_list([4], [vec(1, 2), vec(5, 3), vec(-1, -1), vec(0.5, 0.25)])
+    s, d, sw = Stream([4]), Stream([4]), Stream([4])
+    launch([s, d, sw], [a], lambda inv, v, *cur: [v[0] + v[1], v[0] - v[1], (v[1], v[0])])
+    out.stream_print(s)
+    out.stream_print(d)
+    out.stream_print(sw)
+
+
+@test("s5_inout_same_stream")
+def _(out):
+    s = from_list([6], fl([1, 2, 3, 4, 5, 6]))
+    # A gather argument is an input too: g is the stream as it was before the call.
+    g = s.snapshot()
+    launch([s], [], lambda inv, cur: [gather(g, inv.indexof_out()[0] - F(1))])
+    out.stream_print(s)
+    g = s.snapshot()
+
+    def neighbours(inv, a, cur):
+        i = inv.indexof_out()[0]
+        return [a + gather(g, i - F(1)) + gather(g, i + F(1))]
+    launch([s], [s], neighbours)
+    out.stream_print(s)
+    launch([s], [s], lambda inv, a, cur: [a * F(2)])
+    out.stream_print(s)
+
+
+@test("s5_output_shape_error")
+def _(out):
+    a, d, same = Stream([8]), named(Stream([8]), "d"), named(Stream([1, 8]), "same")
+    launch([d, same], [a], lambda inv, x, c1, c2: [x + F(1), x - F(1)])
+    out.stream_print(same)
+    b = named(Stream([4, 4]), "b")
+    launch([d, b], [a], lambda inv, x, c1, c2: [x + F(1), x - F(1)], at="two(a, d, b)")
+
+
+@test("s5_output_current_value")
+def _(out):
+    h = fl([1, 2, 3, 4, 5])
+    a, o = from_list([5], h), from_list([5], h)
+    launch([o], [a], lambda inv, x, cur: [cur + x])
+    launch([o], [a], lambda inv, x, cur: [cur + x])
+    out.stream_print(o)
+    launch([o], [], lambda inv, cur: [F(-1) if inv.indexof_out()[0] > F(2) else cur])
+    out.stream_print(o)
+
+
+# --- §5 gathers --------------------------------------------------------------
+
+
+@test("s5_gather_1d")
+def _(out):
+    g = from_list([5], fl([10, 11, 12, 13, 14]))
+    i = from_list([8], [0, 4, 2, -3, 5, 25, 1, -1])
+    o = Stream([8])
+    launch([o], [i], lambda inv, k, cur: [gather(g, k)])
+    out.stream_print(o)
+
+
+@test("s5_gather_clamp_2d")
+def _(out):
+    g = from_list([3, 4], [F(r * 10 + c) for r in range(3) for c in range(4)])
+    p = from_list([8], [(-1, -1), (4, 1), (2, 5), (-7, 2), (9, 9), (1, -1), (3, 0), (0, 2)])
+    o = Stream([8])
+    launch([o], [p], lambda inv, v, cur: [gather(g, v[1], v[0])])
+    out.stream_print(o)
+    launch([o], [p], lambda inv, v, cur: [gather_v(g, v)])
+    out.stream_print(o)
+
+
+@test("s5_gather_float_index")
+def _(out):
+    g = from_list([8], fl(range(100, 108)))
+    f = from_list([10], fl([2.9, 2.7, 2.75, 1.74, 0.75, 0.74, -0.2, -0.3, 7.8, 6.76]))
+    o = Stream([10])
+    launch([o], [f], lambda inv, x, cur: [gather(g, x)])
+    out.stream_print(o)
+
+
+@test("s5_gather_host_array")
+def _(out):
+    table = from_list([5], fl([0.5, 1.5, 2.5, 3.5, 4.5]))
+    grid = from_list([3, 4], fl(range(1, 13)))
+    i, o = from_list([4], fl([0, 1, 2, 3])), Stream([4])
+    launch([o], [i], lambda inv, x, cur: [gather(table, x)])
+    out.stream_print(o)
+    launch([o], [i], lambda inv, x, cur: [gather(grid, x, x + F(1))])
+    out.stream_print(o)
+
+
+@test("s5_gather_vector_index")
+def _(out):
+    g = from_list([4, 5], [F(r * 10 + c) for r in range(4) for c in range(5)])
+    v = from_list([6], [vec(0, 0), vec(4, 3), vec(1.8, 2.7), vec(2.76, 0.5), vec(-1, 1), vec(3.2, 9)])
+    o = Stream([6])
+    launch([o], [v], lambda inv, x, cur: [gather_v(g, x)])
+    out.stream_print(o)
+    launch([o], [v], lambda inv, x, cur: [gather_v(g, x + (F(99),))])
+    out.stream_print(o)
+    launch([o], [v], lambda inv, x, cur: [gather_v(g, (x[0], x[1], F(-5), F(7)))])
+    out.stream_print(o)
+
+
+@test("s5_gather_float4_elements")
+def _(out):
+    g = from_list([4], [vec(4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4) for i in range(4)])
+    o = Stream([4])
+    launch([o], [], lambda inv, cur: [tuple(reversed(gather(g, 3 - inv.instance()[0])))])
+    out.stream_print(o)
+
+
+@test("s5_gather_stencil")
+def _(out):
+    g = from_list([3, 4], fl([1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 8]))
+    o = Stream([3, 4])
+
+    def blur(inv, cur):
+        p = inv.indexof_out()[:2]
+        at = lambda dx, dy: gather_v(g, vadd(p, vec(dx, dy)))  # noqa: E731
+        return [gather_v(g, p) * F(4) + at(1, 0) + gather_v(g, vsub(p, vec(1, 0)))
+                + at(0, 1) + gather_v(g, vsub(p, vec(0, 1)))]
+    launch([o], [], blur)
+    out.stream_print(o)
+
+
+# --- §6 iterators ---------------------------------------------------------------
+
+
+@test("s6_iter_1d_float")
+def _(out):
+    it = iterator([10], 0.0, 1.0)
+    out.stream_print(it)
+    o = Stream([10])
+    launch([o], [it], lambda inv, x, cur: [ffloor(x * F(10))])
+    out.stream_print(o)
+    out.stream_print(iterator([5], 2.0, -3.0))
+
+
+@test("s6_iter_100")
+def _(out):
+    it = iterator([100], 0.0, 1.0)
+    for i, v in enumerate(it.values()):
+        out.printf("%.2f%s", v, "\n" if i % 10 == 9 else " ")
+    n = [int(x * F(100)) for x in it.values()]
+    out.printf("mismatches %d\n", sum(1 for i in range(100) if n[i] != i))
+
+
+@test("s6_iter_exact")
+def _(out):
+    for name, n, lo, hi in (("a", 3, 0.0, 1.0), ("b", 7, 1.0, -1.0), ("c", 4, 0.1, 0.7)):
+        for v in iterator([n], lo, hi).values():
+            out.printf("%s %.9f\n", name, v)
+
+
+@test("s6_iter_vectors")
+def _(out):
+    out.stream_print(iterator([4], (0.0, 10.0), (4.0, 2.0)))
+    b = iterator([5], (0.0, 1.0, -5.0, 100.0), (5.0, 1.0, 5.0, 0.0))
+    out.stream_print(b)
+    s = Stream([5])
+    launch([s], [b], lambda inv, v, cur: [v[0] + v[1] + v[2] + v[3]])
+    out.stream_print(s)
+
+
+@test("s6_iter_2d")
+def _(out):
+    it = iterator([3, 4], (-1.0, 10.0), (1.0, 16.0))
+    out.stream_print(it)
+    x, y = Stream([3, 4]), Stream([3, 4])
+    launch([x, y], [it], lambda inv, v, cx, cy: [v[0], v[1]])
+    out.stream_print(x)
+    out.stream_print(y)
+
+
+@test("s6_iter_resampled")
+def _(out):
+    it = iterator([8], 0.0, 8.0)
+    for ext in ([4], [16], [4, 3]):
+        o = Stream(ext)
+        launch([o], [it], copy_kernel)
+        out.stream_print(o)
+    grid = iterator([2, 2], (0.0, 0.0), (2.0, 2.0))
+    d = Stream([4, 4])
+    launch([d], [grid], copy_kernel)
+    out.stream_print(d)
+
+
+# --- §7 reductions -------------------------------------------------------------
+
+
+def fsum(acc, x):
+    return acc + x
+
+
+@test("s7_reduce_sum_scalar")
+def _(out):
+    s = from_list([10], [F(i) * F(0.5) - F(1) for i in range(10)])
+    out.printf("sum %.2f\n", reduce_to_value(s, fsum))
+    g = from_list([3, 4], fl(range(1, 13)))
+    out.printf("sum 2-D %.2f\n", reduce_to_value(g, fsum))
+
+
+@test("s7_reduce_max_scalar")
+def _(out):
+    h = fl([-5, -3.5, -7, -1.25, -9, -2, -8, -4])
+    s, g = from_list([8], h), from_list([2, 4], h)
+    biggest = lambda acc, x: fmax(acc, x)  # noqa: E731
+    smallest = lambda acc, x: x if x < acc else acc  # noqa: E731
+    out.printf("%.2f %.2f %.2f %.2f\n", reduce_to_value(s, biggest), reduce_to_value(s, smallest),
+               reduce_to_value(g, biggest), reduce_to_value(g, smallest))
+
+
+@test("s7_reduce_product_scalar")
+def _(out):
+    s = from_list([6], fl([1.5, 2, -1, 0.5, 4, 3]))
+    out.printf("product %.2f\n", reduce_to_value(s, lambda acc, x: acc * x))
+
+
+@test("s7_reduce_1d_to_stream")
+def _(out):
+    s = from_list([12], fl(range(1, 13)))
+    for n in (3, 12, 1):
+        t = Stream([n])
+        reduce_to_stream(s, t, fsum)
+        out.stream_print(t)
+
+
+@test("s7_reduce_2d_to_stream")
+def _(out):
+    s = from_list([4, 6], [F(r * 10 + c) for r in range(4) for c in range(6)])
+    for ext in ([2, 3], [4, 1]):
+        t = Stream(ext)
+        reduce_to_stream(s, t, fsum)
+        out.stream_print(t)
+
+
+@test("s7_reduce_block_order")
+def _(out):
+    s = from_list([4, 4], [F(r * 10 + c) for r in range(4) for c in range(4)])
+    first = lambda acc, x: acc  # noqa: E731
+    last = lambda acc, x: x  # noqa: E731
+    for ext in ([2, 2], [4, 2]):
+        f, l_ = Stream(ext), Stream(ext)
+        reduce_to_stream(s, f, first)
+        reduce_to_stream(s, l_, last)
+        out.stream_print(f)
+        out.stream_print(l_)
+    out.printf("%.2f %.2f\n", reduce_to_value(s, first), reduce_to_value(s, last))
+
+
+@test("s7_reduce_extra_args")
+def _(out):
+    caps = from_list([3], fl([5, 10, 100]))
+    s = from_list([8], fl([50, 1, 20, 2, 3, 7, 60, 4]))
+
+    def capmax(which):
+        return lambda acc, x: fmax(acc, fmin(x, gather(caps, which)))
+    out.printf("cap 10: %.2f\n", reduce_to_value(s, capmax(1)))
+    pairs = Stream([4])
+    reduce_to_stream(s, pairs, capmax(0))
+    out.stream_print(pairs)
+    reduce_to_stream(s, pairs, capmax(2))
+    out.stream_print(pairs)
+
+
+MATRICES = [vec(1, 1, 0, 1), vec(2, 0, 0, 1), vec(0, 1, 1, 0), vec(1, 0, 3, 1),
+            vec(1, 2, 0, 1), vec(1, 0, 0, -1)]
+
+
+@test("s7_reduce_matrix_float4")
+def _(out):
+    s = from_list([6], MATRICES)
+    left = lambda acc, x: mat2_mul(acc, x)  # noqa: E731
+    right = lambda acc, x: mat2_mul(x, acc)  # noqa: E731
+    out.printf("left  %.0f %.0f %.0f %.0f\n", *reduce_to_value(s, left))
+    out.printf("right %.0f %.0f %.0f %.0f\n", *reduce_to_value(s, right))
+    halves = Stream([2])
+    reduce_to_stream(s, halves, left)
+    out.stream_print(halves)
+    reduce_to_stream(s, halves, right)
+    out.stream_print(halves)
+
+
+@test("s7_reduce_matrix_struct")
+def _(out):
+    h = [[vec(1, i * 4 + j + 1, 0, 1) for j in range(4)] for i in range(2)]
+    h[0][1] = vec(0, 1, 1, 0)
+    h[1][2] = vec(2, 0, 1, 1)
+    s = from_list([2, 4], h[0] + h[1])
+    chain = lambda acc, x: mat2_mul(acc, x)  # noqa: E731  (fields a, b, c, d = row-major)
+    out.printf("%.0f %.0f %.0f %.0f\n", *reduce_to_value(s, chain))
+    blocks = Stream([2, 2])
+    reduce_to_stream(s, blocks, chain)
+    out.stream_print(blocks)
+
+
+@test("s7_reduce_nondividing")
+def _(out):
+    s = Stream([10])
+    reduce_to_stream(s, Stream([5]), fsum)
+    out.printf("ok\n")
+    reduce_to_stream(s, Stream([3]), fsum, at="sum(s, t)")
+
+
+@test("s7_reduce_rank_error")
+def _(out):
+    out.printf("before\n")
+    reduce_to_stream(Stream([4, 4]), Stream([4]), fsum, at="sum(s, t)")
+
+
+@test("s7_reduce_target_ignored")
+def _(out):
+    s = from_list([6], [F(2)] * 6)
+    out.printf("%.2f\n", reduce_to_value(s, fsum))
+    t = from_list([2], [F(1000)] * 2)
+    reduce_to_stream(s, t, fsum)
+    out.stream_print(t)
+
+
+@test("s7_reduce_int")
+def _(out):
+    s = from_list([8], [5, -2, 7, 100, -50, 3, 3, 1])
+    isum = lambda acc, x: acc + x  # noqa: E731
+    out.printf("%d\n", reduce_to_value(s, isum))
+    q = Stream([4])
+    reduce_to_stream(s, q, isum)
+    out.printf("%d %d %d %d\n", *q.values())
+    v = from_list([4], [vec(3, -1), vec(2, 5), vec(7, -4), vec(-6, 0)])
+    m = reduce_to_value(v, lambda acc, x: tuple(fmin(a, b) for a, b in zip(acc, x)))
+    out.printf("%.2f %.2f\n", *m)
+
+
+# --- §4 domains (views) ------------------------------------------------------
+
+
+@test("s4_view_input")
+def _(out):
+    s = from_list([10], [F(i * 10) for i in range(10)])
+    o = Stream([5])
+    launch([o], [s.domain(2, 7)], copy_kernel)
+    out.stream_print(o)
+    launch([o], [s.domain(2, 7)], lambda inv, x, cur: [inv.indexof_in(0)[0]])
+    out.stream_print(o)
+    o2 = Stream([10])
+    launch([o2], [s.domain(2, 7)], copy_kernel)
+    out.stream_print(o2)
+    g = from_list([4, 6], [F(r * 10 + c) for r in range(4) for c in range(6)])
+    o3 = Stream([2, 3])
+    launch([o3], [g.domain((1, 1), (4, 3))], copy_kernel)
+    out.stream_print(o3)
+
+
+@test("s4_view_output")
+def _(out):
+    g = from_list([4, 5], [F(-1)] * 20)
+
+    def mark(inv, cur):
+        i = inv.indexof_out()
+        return [F(100) + i[1] * F(10) + i[0]]
+    launch([g.domain((1, 1), (4, 3))], [], mark)
+    out.stream_print(g)
+    s = from_list([8], fl(range(8)))
+    v = s.domain(3, 6)
+    launch([v], [v], lambda inv, x, cur: [x + F(1)])
+    out.stream_print(s)
+    small = from_list([3], [F(9)] * 3)
+    launch([s.domain(0, 6)], [small], lambda inv, x, cur: [x + F(1)])
+    out.stream_print(s)
+
+
+@test("s4_view_gather")
+def _(out):
+    s = from_list([10], [F(i * 10) for i in range(10)])
+    i = from_list([7], fl([-1, 0, 1, 2, 3, 4, 10]))
+    o = Stream([7])
+    view = s.domain(3, 6)
+    launch([o], [i], lambda inv, x, cur: [gather(view, x)])
+    out.stream_print(o)
+    g = from_list([4, 6], [F(r * 10 + c) for r in range(4) for c in range(6)])
+    v = from_list([5], [vec(0, 0), vec(1, 1), vec(-3, 0), vec(5, 5), vec(2, 0)])
+    o2 = Stream([5])
+    gview = g.domain((2, 1), (5, 3))
+    launch([o2], [v], lambda inv, x, cur: [gather_v(gview, x)])
+    out.stream_print(o2)
+
+
+@test("s4_view_nested")
+def _(out):
+    s = Stream([6, 8])
+
+    def mark(inv, cur):
+        i = inv.indexof_out()
+        return [F(10) * (i[1] + F(1)) + i[0] + F(1)]
+    launch([s.domain((2, 1), (7, 5)).domain((1, 1), (3, 3))], [], mark)
+    out.stream_print(s)
+    o = Stream([2, 2])
+    launch([o], [s.domain((2, 1), (7, 5)).domain((1, 1), (3, 3))], copy_kernel)
+    out.stream_print(o)
+
+
+@test("s4_view_read_write")
+def _(out):
+    s = Stream([3, 4])
+    stream_read(s.domain((1, 1), (3, 3)), fl([1, 2, 3, 4]), 4)
+    out.stream_print(s)
+    line = from_list([6], fl(range(10, 16)))
+    part = [None] * 3
+    stream_write(line.domain(2, 5), part, 4)
+    out.printf("%.2f %.2f %.2f\n", *part)
+    col = [None] * 3
+    stream_write(s.domain((2, 0), (3, 3)), col, 4)
+    out.printf("%.2f %.2f %.2f\n", *col)
+
+
+@test("s4_view_outside_2d")
+def _(out):
+    s, o = Stream([4, 8]), Stream([2, 10])
+    launch([o], [s.domain((0, 0), (8, 4))], copy_kernel)
+    out.printf("whole stream ok\n")
+    s.domain((2, 1), (12, 3), at="domain(int2(2, 1), int2(12, 3))")
+
+
+@test("s4_view_outside_1d")
+def _(out):
+    s = Stream([10])
+    launch([s.domain(8, 10)], [], lambda inv, cur: [F(1)])
+    out.stream_print(s)
+    s.domain(2, 12, at="domain(2, 12)")
+
+
+@test("s7_reduce_view")
+def _(out):
+    s = from_list([3, 4], fl(range(1, 13)))
+    out.printf("%.2f\n", reduce_to_value(s.domain((1, 0), (3, 2)), fsum))
+    rows = Stream([2, 1])
+    reduce_to_stream(s.domain((0, 1), (4, 3)), rows, fsum)
+    out.stream_print(rows)
+
+
+# --- §8 gather and scatter operators ---------------------------------------------
+
+
+@test("s8_gather_fetch")
+def _(out):
+    a = from_list([6], fl([10, 20, 30, 40, 50, 60]))
+    idx = from_list([6], fl([5, 0, 2.4, 2.5, 1.49, 4.6]))
+    t = Stream([6])
+    gather_op(t, idx, a, "FETCH")
+    out.stream_print(t)
+    out.stream_print(a)
+
+
+@test("s8_gather_inc")
+def _(out):
+    a, idx, t = Stream([4]), from_list([6], fl([1, 1, 3, 1, 0, 3])), Stream([6])
+    gather_op(t, idx, a, "INC")
+    out.stream_print(t)
+    out.stream_print(a)
+
+
+@test("s8_gather_reduce_op")
+def _(out):
+    a = from_list([3], fl([1, 2, 3]))
+    idx, t = from_list([4], fl([2, 2, 0, 2])), Stream([4])
+    gather_op(t, idx, a, lambda x, r: r + x)
+    out.stream_print(t)
+    out.stream_print(a)
+    gather_op(t, idx, a, lambda r, x: r * x + F(1))
+    out.stream_print(t)
+    out.stream_print(a)
+
+
+@test("s8_gather_2d_iter")
+def _(out):
+    a = from_list([3, 4], [F(r * 10 + c) for r in range(3) for c in range(4)])
+    idx = from_list([2, 2], [vec(3, 0), vec(0, 2), vec(1.6, 1.4), vec(2.5, 0.49)])
+    t = Stream([2, 2])
+    gather_op(t, idx, a, "FETCH")
+    out.stream_print(t)
+    it = iterator([2, 3], (0.0, 0.0), (3.0, 2.0))
+    u = Stream([2, 3])
+    gather_op(u, it, a, "INC")
+    out.stream_print(u)
+    out.stream_print(a)
+
+
+@test("s8_scatter_assign")
+def _(out):
+    s = from_list([4], fl([1, 2, 3, 4]))
+    idx = from_list([4], [3, 0, 3, 1])
+    a = from_list([5], fl([-1, -2, -3, -4, -5]))
+    scatter_op(s, idx, a, "ASSIGN")
+    out.stream_print(a)
+    out.stream_print(s)
+
+
+@test("s8_scatter_add_mul")
+def _(out):
+    s = from_list([6], fl([1, 2, 3, 4, 5, 6]))
+    idx = from_list([6], fl([0, 2, 0, 2.6, 1, 0.4]))
+    a = Stream([4])
+    scatter_op(s, idx, a, "ADD")
+    out.stream_print(a)
+    scatter_op(s, idx, a, "MUL")
+    out.stream_print(a)
+
+
+def scatter_sub_test(reduce_first):
+    def run(out):
+        s = from_list([5], fl([1, 2, 3, 4, 5]))
+        idx = from_list([5], fl([0, 1, 0, 0, 2]))
+        a = from_list([3], fl([100, 200, 300]))
+        if reduce_first:   # sub(reduce acc, x): acc = a[idx[k]], x = s[k]
+            scatter_op(s, idx, a, lambda acc, x: acc - x, reduce_first=True)
+        else:              # sub(x, reduce acc): x = a[idx[k]], acc = s[k]
+            scatter_op(s, idx, a, lambda x, acc: acc - x, reduce_first=False)
+        out.stream_print(a)
+        out.stream_print(s)
+    return run
+
+
+test("s8_scatter_reduce_first")(scatter_sub_test(True))
+test("s8_scatter_reduce_second")(scatter_sub_test(False))
+
+
+@test("s8_scatter_2d")
+def _(out):
+    s = from_list([2, 3], fl([1, 2, 3, 4, 5, 6]))
+    idx = from_list([2, 3], [vec(0, 0), vec(3.4, 1), vec(1, 1.5), vec(0.6, 0), vec(2, 2), vec(3.4, 2)])
+    a = Stream([3, 4])
+    scatter_op(s, idx, a, "ADD")
+    out.stream_print(a)
+
+
+@test("s8_scatter_out_of_range")
+def _(out):
+    s, a = Stream([5]), Stream([10])
+    idx = from_list([5], fl([0, 3, 9, 12, 15]))
+    out.printf("scattering\n")
+    scatter_op(s, idx, a, "ASSIGN", at="streamScatterOp")
+
+
+@test("s8_gather_out_of_range_2d")
+def _(out):
+    a, t = Stream([4, 8]), Stream([3, 2])
+    idx = from_list([3, 2], [vec(0, 0), vec(7, 3), vec(2, 1), vec(4, 2), vec(1, 1), vec(5, 9)])
+    gather_op(t, idx, a, "FETCH", at="streamGatherOp")
+
+
+# --- §5 kernel bodies and kernels calling kernels -----------------------------
+
+
+@test("s5_call_value")
+def _(out):
+    a, o = from_list([4], fl([0, 1, 2, -3])), Stream([4])
+    inner = lambda x, k: x * k + F(1)  # noqa: E731
+
+    def outer(inv, x, cur):
+        t = inner(x, F(2))
+        return [inner(x + t, F(0.5))]
+    launch([o], [a], outer)
+    out.stream_print(o)
+
+
+@test("s5_call_out_by_ref")
+def _(out):
+    ha = fl([10, 20, 30])
+    a, o, p = from_list([3], ha), from_list([3], ha), Stream([3])
+
+    def outer(inv, x, o_cur, p_cur):
+        t = F(5)
+        t = t + F(1)          # incr(t), twice
+        t = t + F(1)
+        o_val = o_cur + F(1)  # incr(o): reads the output's current value
+        lo, hi = x - F(1), x + F(1)
+        o_val = o_val + t * F(100) + lo
+        return [o_val, hi + F(1)]   # both(h, l, p): p = h + 1
+    launch([o, p], [a], outer)
+    out.stream_print(o)
+    out.stream_print(p)
+
+
+@test("s5_call_gather_indexof")
+def _(out):
+    g = from_list([5], fl([1, 2, 3, 4, 5]))
+    i = from_list([2, 4], fl([0, 1, 2, 3, 4, 3, 2, 1]))
+    big = Stream([2, 8])
+    o, w = Stream([2, 4]), Stream([2, 4])
+
+    def outer(inv, iv, bv, o_cur, w_cur):
+        a = gather(g, iv)
+        b = gather(g, iv + F(1))
+        ib, io = inv.indexof_in(1), inv.indexof_out()
+        return [a * F(10) + b, ib[0] * F(100) + io[0] * F(10) + io[1]]
+    launch([o, w], [i, big], outer)
+    out.stream_print(o)
+    out.stream_print(w)
+
+
+@test("s5_kernel_return")
+def _(out):
+    a = from_list([2], [vec(1, 2, 3, 4), vec(0.5, -1, 10, 20)])
+    o, s = Stream([2]), Stream([2])
+    helper = lambda v: vscale(v, F(2))  # noqa: E731
+    sq = lambda x: x * x  # noqa: E731
+
+    def use(inv, v, *cur):
+        wzyx = tuple(reversed(v))
+        pick = v[2] if inv.instance()[0] > 0 else v[3]
+        return [vadd(helper(v), helper(helper(wzyx))), sq(v[0]) + sq(sq(v[1])) + pick]
+    launch([o, s], [a], use)
+    out.stream_print(o)
+    out.stream_print(s)
+
+
+@test("s5_kernel_printf")
+def _(out):
+    a, o = from_list([1], fl([2.5])), Stream([1])
+    out.printf("before\n")
+
+    def show(inv, x, cur):
+        out.printf("kernel sees %.2f at %d\n", x, inv.instance()[0])
+        return [x * F(3)]
+    launch([o], [a], show)
+    out.printf("after\n")
+    out.stream_print(o)
+
+
+@test("s5_int_div_zero")
+def _(out):
+    ha, hb = [7, -7, 0, 5, 100, -9], [0, 2, 0, 0, -7, 4]
+    for x, y in zip(ha, hb):
+        out.printf("%d / %d = %d rem %d\n", x, y, idiv(x, y), imod(x, y))
+
+
+@test("s5_kernel_loops")
+def _(out):
+    def work(n):
+        s = 0
+        for i in range(1, n + 1):
+            if i % 3 == 0:
+                continue
+            if i > 20:
+                break
+            s += i
+        x, k = n, 0
+        while x != 1 and x > 0:
+            x = x // 2 if x % 2 == 0 else 3 * x + 1
+            k += 1
+        d, y = 0, n
+        while True:
+            d += 1
+            y //= 10
+            if not y > 0:
+                break
+        return s, k, d
+    for n in (1, 6, 7, 27, 100):
+        out.printf("%d: sum %d steps %d digits %d\n", n, *work(n))
+
+
+@test("s5_kernel_switch")
+def _(out):
+    def classify(a):
+        if a == 0:
+            return F(100)
+        if a in (1, 2):
+            return F(3) if a == 1 else F(2)   # case 1 falls through into case 2
+        if a in (5, 6):
+            return F(-5)
+        return F(a) * F(0.5)
+    o = from_list([8], [classify(a) for a in (0, 1, 2, 3, 5, 6, 7, -4)])
+    out.stream_print(o)
+
+
+@test("s5_kernel_local_array")
+def _(out):
+    x = from_list([4], fl([0, 1, -1, 0.5]))
+    o, t = Stream([4]), Stream([4])
+    m = [[r * 3 + k for k in range(3)] for r in range(2)]
+
+    def poly(inv, xv, *cur):
+        c = [F(i) + F(1) for i in range(4)]
+        acc = F(0)
+        for i in (3, 2, 1, 0):
+            acc = acc * xv + c[i]
+        j = inv.instance()[0]
+        return [acc, F(m[j % 2][j % 3] + m[1][2] * 10)]
+    launch([o, t], [x], poly)
+    out.stream_print(o)
+    out.stream_print(t)
+
+
+@test("s6_iter_gather_index")
+def _(out):
+    g = from_list([6], fl([5, 4, 3, 2, 1, 0]))
+    for n, lo, hi in ((6, 0.0, 6.0), (4, 5.0, 1.0)):
+        o = Stream([n])
+        launch([o], [iterator([n], lo, hi)], lambda inv, x, cur: [gather(g, x)])
+        out.stream_print(o)
+    g2 = from_list([3, 3], fl(range(1, 10)))
+    q = Stream([3, 3])
+    launch([q], [iterator([3, 3], (2.0, 0.0), (-1.0, 3.0))], lambda inv, v, cur: [gather_v(g2, v)])
+    out.stream_print(q)
+
+
+@test("s4_rw_malloc")
+def _(out):
+    s = Stream([6])
+    stream_read(s, [F(i * i) for i in range(6)], 4)
+    out.stream_print(s)
+    q = [F(0)] * 6
+    stream_write(s, q, 4)
+    out.printf("%.2f %.2f\n", q[2], q[5])
+    stream_write(s, [None] * 5, 4, at="streamWrite(s, small)")
+
+
+@test("s5_gather_struct")
+def _(out):
+    g = from_list([3], [(F(k) + F(0.5), (F(k), F(10 - k))) for k in range(3)])
+    i = from_list([5], [2, 0, 1, 7, -2])
+    o = Stream([5])
+
+    def pick(inv, k, cur):
+        w, pos = gather(g, k)
+        return [w + pos[1] * F(10)]
+    launch([o], [i], pick)
+    out.stream_print(o)
+
+
+@test("s5_rank_3d_into_2d")
+def _(out):
+    a = from_list([2, 3, 4], [F(s * 100 + r * 10 + c)
+                              for s in range(2) for r in range(3) for c in range(4)])
+    b, w = Stream([2, 3]), Stream([2, 3])
+    launch([b, w], [a], lambda inv, x, cb, cw: [x, inv.indexof_in(0)])
+    out.stream_print(b)
+    out.stream_print(w)
+
+
+# === end of tests ===
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
