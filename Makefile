@@ -29,7 +29,7 @@ asan: deps
 fuzz-asan: deps
 	@cmake -S . -B build-asan -DBROOK_SANITIZE=ON -DBROOK_WITH_JIT=OFF -DBROOK_WITH_OPENCL=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	@cmake --build build-asan -j $(JOBS) --target brook_fuzz_frontend
-	build-asan/tests/brook_fuzz_frontend . 4000
+	build-asan/tests/brook_fuzz_frontend . 20000
 
 clean:
 	rm -rf $(BUILD) build-asan

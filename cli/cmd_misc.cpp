@@ -10,10 +10,7 @@ int cmd_emit_backend(CommandLine& cl) {
   return 2;
 }
 
-int cmd_repl(CommandLine&) {
-  std::cerr << "brook: the REPL is not available in this build yet; use 'brook run prog.br'\n";
-  return 2;
-}
+// cmd_repl lives in cli/repl.cpp.
 
 int cmd_devices(CommandLine&) {
   std::cerr << "brook: the OpenCL backend is not available in this build\n";

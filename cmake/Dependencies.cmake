@@ -15,7 +15,7 @@ if(NOT doctest_FOUND)
 endif()
 
 if(BROOK_WITH_JIT)
-  find_package(LLVM 19 QUIET CONFIG HINTS /usr/lib/llvm-19/lib/cmake/llvm)
+  find_package(LLVM 19.1 QUIET CONFIG HINTS /usr/lib/llvm-19/lib/cmake/llvm)
   if(LLVM_FOUND)
     message(STATUS "brook: JIT backend ON (LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR})")
   else()

@@ -482,7 +482,6 @@ std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
           if (!top_level || !first) fail_here("a function can only be defined at the top level");
           fn->body = parse_compound();
           pop_scope();
-          fn->definition = nullptr;
           stmt->decls.push_back(std::move(fn));
           return stmt;
         }

@@ -151,6 +151,9 @@ StmtPtr Parser::parse_statement() {
     case Tok::kw_else: fail_here("'else' without a previous 'if'");
     case Tok::identifier:
       if (tok(1).kind == Tok::colon) fail_here("'goto' is not supported in Brook");
+      // `Foo x;` where Foo names no type: two names in a row cannot be an expression.
+      if (tok(1).kind == Tok::identifier && !starts_declaration())
+        fail_here("unknown type name '" + t.text + "'");
       break;
     default: break;
   }

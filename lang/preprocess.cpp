@@ -2,7 +2,9 @@
 // tracks conditionals and includes, and hands text lines to the macro expander.
 #include "lang/preprocess.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <span>
 #include <unordered_map>

@@ -14,6 +14,24 @@
 
 namespace brook {
 
+// Shapes of the typed tree that ast.hpp leaves open, which backends may rely on:
+// - A gather parameter's NameExpr (GatherExpr::param, a gather argument of a
+//   kernel-to-kernel call, an indexof operand) has the element type.
+// - Vector && and || convert both sides to a common vector type; result intN.
+// - A braced initialiser is fully braced after sema: each InitListExpr has the
+//   type of the object it initialises (unsized arrays completed) and at most
+//   one element per member, each converted to exactly the member's type
+//   (nested InitListExprs for aggregate members); missing members are zero.
+//   `char s[] = "hi"` keeps the StringLit, typed char[3].
+// - IterInitExpr has the iterator's stream type; lo/hi converted to its element.
+// - The `op` argument of streamGatherOp/streamScatterOp, when it names a reduce
+//   function, is a NameExpr with decl = that FuncDecl and type void.
+// - Plain kernel parameters the parser marked Value become ParamKind::Const,
+//   and kernel array parameters become Gather.
+// - Kernel launch / reduction arguments for stream parameters are left as
+//   stream-typed expressions (names, DomainExpr), uncast.
+// - assert(p) on a pointer converts p through ToBool then to int.
+// - stdout and stderr are predeclared host globals of type void*.
 struct SemaOptions {
   // REPL: a later definition of a function, kernel or global replaces the
   // earlier one instead of being a redefinition error.

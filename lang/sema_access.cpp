@@ -161,7 +161,8 @@ const Type* Sema::Impl::check_index(ExprPtr& e) {
     return t;
   };
   if (ParamDecl* p = kernel_param(*ix->base); p && p->pkind != ParamKind::Const &&
-                                              p->pkind != ParamKind::Value && !p->type->is_array()) {
+                                              p->pkind != ParamKind::Value && !p->type->is_array() &&
+                                              !p->type->is_vector()) {
     check_value(ix->index);
     error(ix->base->loc, "stream parameter '" + p->name +
                              "' is one element here and cannot be indexed; declare a gather array '" +

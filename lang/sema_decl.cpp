@@ -77,6 +77,12 @@ const Type* Sema::Impl::apply_dims(TypeSyntax& ts, const Type* t, bool allow_uns
       error(ts.loc, "arrays of 'void' are not allowed");
       return nullptr;
     }
+    // Sizes stay far below what uint64 arithmetic could wrap.
+    constexpr uint64_t kMaxObjectSize = uint64_t{1} << 40;
+    if (count && t->size > kMaxObjectSize / count) {
+      error(ts.loc, "array is too large");
+      return nullptr;
+    }
     t = types.array(t, count);
   }
   return t;
@@ -146,7 +152,7 @@ void Sema::Impl::define_struct(StructDecl& sd) {
     if (t && (t->is_void() || (t->is_array() && t->count == 0))) {
       error(f.loc, "member '" + f.name + "' has invalid type " + quoted(t));
       t = nullptr;
-    } else if (t && t->is_struct() && !t->decl->is_definition) {
+    } else if (t && t->is_struct() && (!t->decl->is_definition || t == target->type)) {
       error(f.loc, "member '" + f.name + "' has incomplete type " + quoted(t));
       t = nullptr;
     }

@@ -207,6 +207,18 @@ const Type* Sema::Impl::check_value(ExprPtr& e, std::string_view what) {
 const Type* Sema::Impl::check_expr(ExprPtr& e) {
   if (!e) return err();
   if (e->type) return e->type;  // already checked (shared paths re-enter)
+  if (expr_depth >= kMaxExprDepth) {
+    if (!depth_reported) error(e->loc, "expression is too deeply nested");
+    depth_reported = true;
+    return e->type = err();
+  }
+  struct DepthGuard {
+    Impl& impl;
+    explicit DepthGuard(Impl& i) : impl(i) { ++impl.expr_depth; }
+    ~DepthGuard() {
+      if (--impl.expr_depth == 0) impl.depth_reported = false;
+    }
+  } guard(*this);
   const Type* t = nullptr;
   switch (e->kind) {
     case ExprKind::IntLit: {

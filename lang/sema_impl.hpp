@@ -123,6 +123,11 @@ struct Sema::Impl {
   void check_return(ast::ReturnStmt& r);
 
   // ---- expressions (sema_expr.cpp)
+  // Nesting of check_expr: long operator chains build deep trees without deep
+  // parser recursion, and checking them must not overflow the stack.
+  static constexpr int kMaxExprDepth = 2000;
+  int expr_depth = 0;
+  bool depth_reported = false;  // once per outermost expression
   // Types `e` (possibly replacing it: swizzles, gathers). Arrays stay arrays.
   const Type* check_expr(ast::ExprPtr& e);
   // check_expr, then array/string decay; streams on the host are rejected

@@ -1,12 +1,19 @@
 #include "runtime/engine.hpp"
 
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <unordered_map>
 
+#include "backends/backends.hpp"
 #include "backends/interp/compiler.hpp"
+#include "runtime/backend_factory.hpp"
 #include "runtime/big_stack.hpp"
+#include "runtime/embed_values.hpp"
 #include "runtime/host_library.hpp"
 #include "runtime/output.hpp"
+#include "runtime/stream_runtime.hpp"
 
 namespace brook {
 
@@ -16,10 +23,50 @@ struct Engine::Impl {
   explicit Impl(EngineOptions o)
       : options(std::move(o)),
         front(FrontEndOptions{options.preprocess, SemaOptions{options.repl}}),
+        streams(choose_backend()),
         library(streams),
         compiler(machine, front.sources(), &library) {
     machine.out = &stdio;
     setup_files();
+    setup_plan_output();
+  }
+
+  // --backend, else $BROOK_BACKEND, else the best built; interp when the
+  // name is not built here.
+  std::unique_ptr<Backend> choose_backend() {
+    std::string name = options.backend;
+    if (name.empty()) {
+      if (const char* env = std::getenv("BROOK_BACKEND")) name = env;
+    }
+    if (name.empty()) {
+      name = "interp";
+      for (const std::string& b : built_backends()) {
+        if (b == "jit") name = b;
+      }
+    }
+    BackendOptions bo;
+    bo.sources = &front.sources();
+    bo.output = [this](std::string_view text) { machine.out->write(1, text); };
+    bo.device = options.device;
+    bo.threads = options.threads;
+    bo.use_disk_cache = options.use_disk_cache;
+    bo.profile = options.profile;
+    if (auto b = make_backend(name, bo)) return b;
+    return make_backend("interp", bo);
+  }
+
+  // --dump-plans: each plan on stderr as it is made. emit_plans: plans on
+  // stdout, the program's own stdout suppressed.
+  void setup_plan_output() {
+    if (options.emit_plans) {
+      callback = std::make_unique<CallbackSink>([this](int stream, std::string_view text) {
+        if (stream == 2) stdio.write(2, text);
+      });
+      machine.out = callback.get();
+      streams.set_plan_output([this](std::string_view text) { stdio.write(1, text); });
+    } else if (options.dump_plans) {
+      streams.set_plan_output([this](std::string_view text) { machine.out->write(2, text); });
+    }
   }
 
   void setup_files() {
@@ -117,12 +164,206 @@ struct Engine::Impl {
     return status;
   }
 
+  // --- REPL entries ---
+
+  // Runs `body` on the big stack and says how it ended; the machine is left
+  // clean for the next entry whatever happened.
+  Engine::EntryStatus execute(const std::function<void()>& body, int* exit_status) {
+    Engine::EntryStatus status = Engine::EntryStatus::ok;
+    auto guarded = [&] {
+      try {
+        body();
+      } catch (const RuntimeError& e) {
+        report(e);
+        status = Engine::EntryStatus::runtime_error;
+      } catch (const interp::Interrupted&) {
+        machine.out->flush();
+        machine.out->write(2, "interrupted\n");
+        status = Engine::EntryStatus::interrupted;
+      } catch (const interp::ExitRequest& e) {
+        *exit_status = e.status;
+        status = Engine::EntryStatus::exited;
+      } catch (const std::bad_alloc&) {
+        report(RuntimeError{{}, "out of memory"});
+        status = Engine::EntryStatus::runtime_error;
+      }
+      machine.fp = nullptr;
+      machine.depth = 0;
+      machine.stack.release({0, 0});
+    };
+    interp::interrupt_requested.store(false);
+    run_with_big_stack(guarded);
+    machine.out->flush();
+    return status;
+  }
+
+  // Code compiled against an earlier definition reaches the newest one.
+  void note_definitions(const ast::Program& p) {
+    for (const ast::StmtPtr& item : p.items) {
+      auto* ds = item->as<ast::DeclStmt>();
+      if (!ds) continue;
+      for (const ast::DeclPtr& d : ds->decls) {
+        auto* f = d->as<ast::FuncDecl>();
+        if (!f || !f->body) continue;
+        auto [it, fresh] = definitions.try_emplace(f->name, f);
+        if (!fresh && it->second != f) {
+          if (f->fkind == ast::FuncKind::Host) compiler.redefine(it->second, f);
+          it->second = f;
+        }
+      }
+    }
+  }
+
+  Engine::EntryResult eval_unit(FrontEnd::Unit unit, std::string_view text) {
+    Engine::EntryResult result;
+    if (unit.status == FrontEnd::Status::incomplete) {
+      result.status = Engine::EntryStatus::incomplete;
+      return result;
+    }
+    flush_diagnostics();
+    if (unit.status != FrontEnd::Status::ok || !unit.program) {
+      result.status = Engine::EntryStatus::compile_error;
+      return result;
+    }
+    ast::Program& program = *unit.program;
+    note_definitions(program);
+    ValueCapture capture = capture_trailing_value(program, text);
+    result.status = execute(
+        [&] {
+          // Files compiled earlier with compile_file run first, as `run` would.
+          while (!pending.empty()) {
+            ast::Program* p = pending.front();
+            pending.erase(pending.begin());
+            interp::invoke(machine, *compiler.compile_toplevel(*p), {}, nullptr, [](uint8_t*) {});
+          }
+          interp::CompiledFunction* top = compiler.compile_toplevel(program);
+          interp::invoke(machine, *top, {}, nullptr, [](uint8_t*) {});
+          if (capture.holder) {
+            uint32_t id = compiler.global_object(capture.holder, {});
+            result.value = format_value(capture.holder->type, machine.memory.data(id), machine.memory);
+            result.type = capture.holder->type->name();
+          } else if (capture.global) {
+            uint32_t id = compiler.global_object(capture.global, {});
+            result.value = format_value(capture.global->type, machine.memory.data(id), machine.memory);
+            result.type = capture.global->type->name();
+          }
+        },
+        &result.exit_status);
+    if (result.status == Engine::EntryStatus::ok && !capture.stream_text.empty()) {
+      print_stream(capture.stream_text);
+    }
+    return result;
+  }
+
+  struct ValueCapture {
+    ast::VarDecl* holder = nullptr;        // a hidden global the value is stored into
+    const ast::VarDecl* global = nullptr;  // or a global array shown in place
+    std::string stream_text;               // or a stream expression for streamPrint
+  };
+
+  // A trailing expression statement of non-void type becomes the initialiser
+  // of a hidden global, so the interpreter evaluates it exactly once and the
+  // REPL reads the value back from memory.
+  ValueCapture capture_trailing_value(ast::Program& program, std::string_view text) {
+    ValueCapture c;
+    if (program.items.empty()) return c;
+    auto* es = program.items.back()->as<ast::ExprStmt>();
+    if (!es || !es->expr || !es->expr->type) return c;
+    const Type* t = es->expr->type;
+    if (t->is_void() || t->is_error() || is_quiet(*es->expr)) return c;
+    if (t->is_stream()) {
+      c.stream_text = expression_text(text, es->loc);
+      if (!c.stream_text.empty()) program.items.pop_back();
+      return c;
+    }
+    if (t->is_array()) {
+      auto* name = es->expr->as<ast::NameExpr>();
+      auto* var = name && name->decl ? name->decl->as<ast::VarDecl>() : nullptr;
+      if (var && var->is_global) c.global = var;
+      return c;
+    }
+    auto holder = std::make_unique<ast::VarDecl>(es->loc);
+    holder->name = "<value>";
+    holder->type = t;
+    holder->is_global = true;
+    holder->init = std::move(es->expr);
+    c.holder = holder.get();
+    auto decl = std::make_unique<ast::DeclStmt>(es->loc);
+    decl->decls.push_back(std::move(holder));
+    program.items.back() = std::move(decl);
+    return c;
+  }
+
+  // Statements whose value nobody wants echoed: assignments, ++/--, printing.
+  static bool is_quiet(const ast::Expr& e) {
+    if (e.as<ast::AssignExpr>()) return true;
+    if (auto* u = e.as<ast::UnaryExpr>()) {
+      using Op = ast::UnaryOp;
+      return u->op == Op::PreInc || u->op == Op::PreDec || u->op == Op::PostInc || u->op == Op::PostDec;
+    }
+    if (auto* call = e.as<ast::CallExpr>()) {
+      static constexpr std::string_view kQuiet[] = {"printf", "fprintf", "puts",   "putchar", "sprintf",
+                                                    "snprintf", "memset", "memcpy", "strcpy", "srand"};
+      for (std::string_view q : kQuiet)
+        if (call->target == ast::CallTarget::Builtin && call->callee == q) return true;
+    }
+    return false;
+  }
+
+  // The text of the entry from `loc` on, without the final ';'.
+  static std::string expression_text(std::string_view text, SourceLoc loc) {
+    size_t pos = 0;
+    for (uint32_t line = 1; line < loc.line && pos != std::string_view::npos; ++line) {
+      pos = text.find('\n', pos);
+      if (pos != std::string_view::npos) ++pos;
+    }
+    if (pos == std::string_view::npos || loc.col == 0) return {};
+    pos += loc.col - 1;
+    if (pos > text.size()) return {};
+    std::string_view rest = text.substr(pos);
+    while (!rest.empty() && (std::isspace(static_cast<unsigned char>(rest.back())) || rest.back() == ';'))
+      rest.remove_suffix(1);
+    return std::string(rest);
+  }
+
+  // A stream value is shown through streamPrint; long output is abbreviated.
+  void print_stream(const std::string& expr) {
+    FrontEnd::Unit unit = front.load_source("<value>", "streamPrint(" + expr + ");");
+    flush_diagnostics();
+    if (unit.status != FrontEnd::Status::ok || !unit.program) return;
+    std::string captured;
+    interp::OutputSink* saved = machine.out;
+    CallbackSink sink([&](int stream, std::string_view t) {
+      if (stream == 1) captured += t;
+      else saved->write(stream, t);
+    });
+    machine.out = &sink;
+    int ignored = 0;
+    Engine::EntryStatus st = execute(
+        [&] { interp::invoke(machine, *compiler.compile_toplevel(*unit.program), {}, nullptr, [](uint8_t*) {}); },
+        &ignored);
+    machine.out = saved;
+    if (st == Engine::EntryStatus::ok) machine.out->write(1, abbreviate_rows(captured));
+    machine.out->flush();
+  }
+
+  std::string type_of(std::string name, std::string_view expr) {
+    FrontEnd::Unit unit = front.load_source(std::move(name), "(" + std::string(expr) + ");");
+    flush_diagnostics();
+    if (unit.status != FrontEnd::Status::ok || !unit.program || unit.program->items.empty()) return {};
+    auto* es = unit.program->items.back()->as<ast::ExprStmt>();
+    if (!es || !es->expr || !es->expr->type) return {};
+    return es->expr->type->name();
+  }
+
+  std::unordered_map<std::string, const ast::FuncDecl*> definitions;
+
   EngineOptions options;
   FrontEnd front;
   interp::Machine machine;
   StdioSink stdio;
   std::unique_ptr<CallbackSink> callback;
-  StreamHost streams;
+  StreamRuntime streams;
   HostLibrary library;
   interp::Compiler compiler;
   std::vector<ast::Program*> pending;
@@ -143,6 +384,26 @@ bool Engine::compile_source(std::string name, std::string text) {
 int Engine::run(std::span<const std::string> argv) { return impl_->run(argv); }
 
 FrontEnd& Engine::front_end() { return impl_->front; }
+
+Engine::EntryResult Engine::eval(std::string name, std::string text, bool allow_incomplete) {
+  FrontEnd::Unit unit = impl_->front.load_source(std::move(name), text, allow_incomplete);
+  return impl_->eval_unit(std::move(unit), text);
+}
+
+std::string Engine::type_of(std::string name, std::string_view expr) {
+  return impl_->type_of(std::move(name), expr);
+}
+
+void Engine::interrupt() { interp::interrupt_requested.store(true); }
+
+std::optional<std::span<uint8_t>> Engine::global_bytes(std::string_view name, const Type** type) {
+  ast::Decl* d = impl_->front.sema().lookup_global(name);
+  auto* var = d ? d->as<ast::VarDecl>() : nullptr;
+  if (!var || var->is_stream || !var->type || var->type->is_void()) return std::nullopt;
+  uint32_t id = impl_->compiler.global_object(var, {});
+  if (type) *type = var->type;
+  return std::span<uint8_t>(impl_->machine.memory.data(id), var->type->size);
+}
 
 void Engine::set_output(std::function<void(int, std::string_view)> f) {
   impl_->callback = std::make_unique<CallbackSink>(std::move(f));

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,9 @@ struct EngineOptions {
   int device = -1;      // OpenCL device index; -1: $BROOK_OPENCL_DEVICE, else 0
   int threads = 0;      // JIT worker threads; 0: $BROOK_THREADS, else all cores
   bool dump_plans = false;
+  // `brook emit plan`: run the program printing each launch plan on stdout
+  // (the program's own stdout is suppressed; stderr is kept).
+  bool emit_plans = false;
   bool profile = false;
   bool use_disk_cache = true;
   bool color = false;  // colour diagnostics
@@ -40,6 +44,32 @@ class Engine {
   // main's return value (0 without main), the argument of exit(), or 1 after a
   // runtime error (already printed as file:line:col: runtime error: …).
   int run(std::span<const std::string> argv);
+
+  // --- REPL and embedding (REPL.md, include/brook/brook.hpp) ---
+  enum class EntryStatus { ok, incomplete, compile_error, runtime_error, interrupted, exited };
+  struct EntryResult {
+    EntryStatus status = EntryStatus::ok;
+    // The value of a trailing expression statement as the REPL prints it
+    // ("42", "float4(1, 2, 3, 4)"); empty when the entry has none, or when it
+    // is a stream (then streamPrint's output went to stdout already).
+    std::string value;
+    std::string type;  // the expression's type name when `value` is set
+    int exit_status = 0;  // exited: the argument of exit()
+  };
+  // Compiles one entry and runs its top-level statements (never `main`).
+  // With `allow_incomplete`, text that ends inside a construct returns
+  // `incomplete` and reports nothing. Diagnostics and runtime errors are
+  // printed; the state built by earlier entries survives any failure.
+  EntryResult eval(std::string name, std::string text, bool allow_incomplete = false);
+  // The type of an expression as users write it ("float4"), or "" after a
+  // diagnostic was printed. Nothing runs.
+  std::string type_of(std::string name, std::string_view expr);
+  // Asks the running entry to stop at its next loop iteration or call.
+  // Async-signal-safe; the entry ends with EntryStatus::interrupted.
+  static void interrupt();
+  // Bytes of a host global (nullopt when `name` is not a global variable);
+  // its type in `*type`.
+  std::optional<std::span<uint8_t>> global_bytes(std::string_view name, const Type** type);
 
   FrontEnd& front_end();
 

@@ -76,6 +76,7 @@ struct LibCall : Node {
     }
     std::string fmt = m.memory.read_string(fmt_ptr, loc);
     auto read = [&m, this](uint64_t p, std::string& error) -> std::optional<std::string> {
+      if (p == 0) return std::string("(null)");  // what glibc prints
       try {
         return m.memory.read_string(p, loc);
       } catch (const RuntimeError& e) {
@@ -244,9 +245,18 @@ struct Launch : Node {
   HostLibrary* lib;
   const ast::CallExpr* call;
   std::vector<NodePtr> args;
+  std::vector<bool> is_target;  // a reduction's host variable: passed by address
   Scalar eval(Machine& m) override {
     std::vector<StreamArg> values;
     for (size_t i = 0; i < args.size(); ++i) {
+      if (is_target[i]) {
+        StreamArg a;
+        a.expr = call->args[i].get();
+        a.type = a.expr->type;
+        a.place = args[i]->raw(m, true);
+        values.push_back(std::move(a));
+        continue;
+      }
       values.push_back(evaluate_stream_arg(m, *args[i], *call->args[i]));
     }
     lib->streams().launch(m, *call, values);
@@ -316,6 +326,7 @@ StreamArg evaluate_stream_arg(Machine& m, Node& n, const ast::Expr& e) {
   } else if (t->is_struct() || t->is_array()) {
     const uint8_t* p = n.raw(m, false);
     a.bytes.assign(p, p + t->size);
+    if (t->is_array()) a.place = const_cast<uint8_t*>(p);
   } else if (!t->is_void()) {
     a.scalar = n.eval(m);
   }
@@ -341,7 +352,13 @@ NodePtr HostLibrary::launch(const ast::CallExpr& e, interp::Compiler& c) {
   n->lib = this;
   n->call = &e;
   n->loc = e.callee_loc.valid() ? e.callee_loc : e.loc;
-  for (auto& a : e.args) n->args.push_back(c.value(*a));
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const ast::Expr& a = *e.args[i];
+    bool target = e.target == ast::CallTarget::Reduce && e.func && i < e.func->params.size() &&
+                  e.func->params[i]->pkind == ast::ParamKind::Reduce && !a.type->is_stream();
+    n->is_target.push_back(target);
+    n->args.push_back(target ? c.place(a) : c.value(a));
+  }
   return n;
 }
 

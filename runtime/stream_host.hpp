@@ -21,6 +21,9 @@ struct StreamArg {
   interp::Scalar scalar{};   // scalars and pointers; a stream's handle in .u
   interp::Vec vec{};         // vectors
   std::vector<uint8_t> bytes;  // structs and arrays passed by value
+  // Host arrays, and a reduction's host target: the object's host address,
+  // so the operation can write it back.
+  uint8_t* place = nullptr;
 };
 
 class StreamHost {

@@ -136,20 +136,20 @@ struct Alias {
   bool force_float;
 };
 constexpr std::array kAliases{
-    Alias{"sinf", B::sin, true},     Alias{"cosf", B::cos, true},
-    Alias{"tanf", B::tan, true},     Alias{"asinf", B::asin, true},
-    Alias{"acosf", B::acos, true},   Alias{"atanf", B::atan, true},
-    Alias{"atan2f", B::atan2, true}, Alias{"sinhf", B::sinh, true},
-    Alias{"coshf", B::cosh, true},   Alias{"tanhf", B::tanh, true},
-    Alias{"expf", B::exp, true},     Alias{"exp2f", B::exp2, true},
-    Alias{"logf", B::log, true},     Alias{"log2f", B::log2, true},
-    Alias{"log10f", B::log10, true}, Alias{"powf", B::pow, true},
-    Alias{"sqrtf", B::sqrt, true},   Alias{"floorf", B::floor, true},
-    Alias{"ceilf", B::ceil, true},   Alias{"roundf", B::round, true},
-    Alias{"truncf", B::trunc, true}, Alias{"fmodf", B::fmod, true},
-    Alias{"fabsf", B::fabs, true},   Alias{"fminf", B::fmin, true},
-    Alias{"fmaxf", B::fmax, true},   Alias{"hypotf", B::hypot, true},
-    Alias{"cbrtf", B::cbrt, true},   Alias{"fmaf", B::fma, true},
+    Alias{"sinf", B::sin, true},         Alias{"cosf", B::cos, true},
+    Alias{"tanf", B::tan, true},         Alias{"asinf", B::asin, true},
+    Alias{"acosf", B::acos, true},       Alias{"atanf", B::atan, true},
+    Alias{"atan2f", B::atan2, true},     Alias{"sinhf", B::sinh, true},
+    Alias{"coshf", B::cosh, true},       Alias{"tanhf", B::tanh, true},
+    Alias{"expf", B::exp, true},         Alias{"exp2f", B::exp2, true},
+    Alias{"logf", B::log, true},         Alias{"log2f", B::log2, true},
+    Alias{"log10f", B::log10, true},     Alias{"powf", B::pow, true},
+    Alias{"sqrtf", B::sqrt, true},       Alias{"floorf", B::floor, true},
+    Alias{"ceilf", B::ceil, true},       Alias{"roundf", B::round, true},
+    Alias{"truncf", B::trunc, true},     Alias{"fmodf", B::fmod, true},
+    Alias{"fabsf", B::fabs, true},       Alias{"fminf", B::fmin, true},
+    Alias{"fmaxf", B::fmax, true},       Alias{"hypotf", B::hypot, true},
+    Alias{"cbrtf", B::cbrt, true},       Alias{"fmaf", B::fma, true},
     Alias{"brmalloc", B::malloc, false}, Alias{"brfree", B::free, false},
 };
 
@@ -181,14 +181,19 @@ const BuiltinInfo& builtin_info(Builtin id) {
 }
 
 const BuiltinName* find_builtin(std::string_view name) {
-  auto it = std::lower_bound(kNames.begin(), kNames.end(), name,
-                             [](const BuiltinName& n, std::string_view key) { return n.name < key; });
+  auto it =
+      std::lower_bound(kNames.begin(), kNames.end(), name,
+                       [](const BuiltinName& n, std::string_view key) { return n.name < key; });
   if (it == kNames.end() || it->name != name) return nullptr;
   return &*it;
 }
 
-std::span<const BuiltinInfo> all_builtins() { return {kInfos.data() + 1, kCount - 1}; }
+std::span<const BuiltinInfo> all_builtins() {
+  return {kInfos.data() + 1, kCount - 1};
+}
 
-std::span<const BuiltinName> all_builtin_names() { return kNames; }
+std::span<const BuiltinName> all_builtin_names() {
+  return kNames;
+}
 
 }  // namespace brook::stdlib

@@ -20,9 +20,13 @@ constexpr FormatKinds kLongKinds = kinds({Kind::Long, Kind::ULong});
 constexpr FormatKinds kDoubleKinds = kinds({Kind::Double});
 constexpr FormatKinds kPointerKinds = kinds({Kind::Pointer});
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string quoted(std::string_view s) {
+  return "'" + std::string(s) + "'";
+}
 
 std::string with_article(std::string_view type) {
   bool vowel = !type.empty() && std::string_view("aeiou").find(type[0]) != std::string_view::npos;
@@ -55,30 +59,70 @@ bool classify(FormatSpec& spec, std::string& error) {
   bool small = len.empty() || len == "h" || len == "hh";
   bool wide_int = len == "l" || len == "ll" || len == "z" || len == "j" || len == "t";
   switch (spec.conversion) {
-    case 'd': case 'i':
-      if (small) { spec.accepts = kIntKinds; spec.expected = "int"; return true; }
-      if (wide_int) { spec.accepts = kLongKinds; spec.expected = "long"; return true; }
+    case 'd':
+    case 'i':
+      if (small) {
+        spec.accepts = kIntKinds;
+        spec.expected = "int";
+        return true;
+      }
+      if (wide_int) {
+        spec.accepts = kLongKinds;
+        spec.expected = "long";
+        return true;
+      }
       break;
-    case 'u': case 'o': case 'x': case 'X':
-      if (small) { spec.accepts = kIntKinds; spec.expected = "unsigned int"; return true; }
-      if (wide_int) { spec.accepts = kLongKinds; spec.expected = "unsigned long"; return true; }
+    case 'u':
+    case 'o':
+    case 'x':
+    case 'X':
+      if (small) {
+        spec.accepts = kIntKinds;
+        spec.expected = "unsigned int";
+        return true;
+      }
+      if (wide_int) {
+        spec.accepts = kLongKinds;
+        spec.expected = "unsigned long";
+        return true;
+      }
       break;
-    case 'c': case 's':
+    case 'c':
+    case 's':
       if (len == "l") {
         error = quoted(spec.text) + " (wide characters) is not supported";
         return false;
       }
       if (len.empty() && spec.conversion == 'c') {
-        spec.accepts = kIntKinds; spec.expected = "int"; return true;
+        spec.accepts = kIntKinds;
+        spec.expected = "int";
+        return true;
       }
-      if (len.empty()) { spec.accepts = kPointerKinds; spec.expected = "char*"; return true; }
+      if (len.empty()) {
+        spec.accepts = kPointerKinds;
+        spec.expected = "char*";
+        return true;
+      }
       break;
     case 'p':
-      if (len.empty()) { spec.accepts = kPointerKinds; spec.expected = "void*"; return true; }
+      if (len.empty()) {
+        spec.accepts = kPointerKinds;
+        spec.expected = "void*";
+        return true;
+      }
       break;
-    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+    case 'f':
+    case 'F':
+    case 'e':
+    case 'E':
+    case 'g':
+    case 'G':
+    case 'a':
+    case 'A':
       if (len.empty() || len == "l" || len == "L") {
-        spec.accepts = kDoubleKinds; spec.expected = "double"; return true;
+        spec.accepts = kDoubleKinds;
+        spec.expected = "double";
+        return true;
       }
       break;
     case 'n':
@@ -94,7 +138,8 @@ bool classify(FormatSpec& spec, std::string& error) {
 }
 
 // Parses the conversion whose '%' is at `start` (not "%%").
-std::optional<Conversion> parse_conversion(std::string_view f, std::size_t start, std::string& error) {
+std::optional<Conversion> parse_conversion(std::string_view f, std::size_t start,
+                                           std::string& error) {
   Conversion c;
   std::size_t pos = start + 1;
   auto text_so_far = [&] { return f.substr(start, std::min(pos + 1, f.size()) - start); };
@@ -202,12 +247,18 @@ std::string argument_error(const FormatSpec& spec, FormatKinds accepts, std::str
 
 std::string_view format_kind_name(FormatArg::Kind kind) {
   switch (kind) {
-    case Kind::Int: return "int";
-    case Kind::UInt: return "unsigned int";
-    case Kind::Long: return "long";
-    case Kind::ULong: return "unsigned long";
-    case Kind::Double: return "double";
-    case Kind::Pointer: return "pointer";
+    case Kind::Int:
+      return "int";
+    case Kind::UInt:
+      return "unsigned int";
+    case Kind::Long:
+      return "long";
+    case Kind::ULong:
+      return "unsigned long";
+    case Kind::Double:
+      return "double";
+    case Kind::Pointer:
+      return "pointer";
   }
   return "value";
 }
@@ -298,17 +349,24 @@ FormatResult format_printf(std::string_view format, std::span<const FormatArg> a
     if (width) c_spec += std::to_string(*width);
     if (precision) c_spec += "." + std::to_string(*precision);
     const bool wide_int = value->kind == Kind::Long || value->kind == Kind::ULong;
-    if (wide_int) c_spec += "ll";
-    else if (spec.length == "h" || spec.length == "hh" || spec.length == "L") c_spec += spec.length;
+    if (wide_int)
+      c_spec += "ll";
+    else if (spec.length == "h" || spec.length == "hh" || spec.length == "L")
+      c_spec += spec.length;
     c_spec.push_back(spec.conversion);
 
     bool ok = true;
     switch (spec.conversion) {
-      case 'd': case 'i': case 'c':
+      case 'd':
+      case 'i':
+      case 'c':
         ok = wide_int ? c_format(out, c_spec, static_cast<long long>(as_long(*value)))
                       : c_format(out, c_spec, static_cast<int>(as_int(*value)));
         break;
-      case 'u': case 'o': case 'x': case 'X':
+      case 'u':
+      case 'o':
+      case 'x':
+      case 'X':
         ok = wide_int ? c_format(out, c_spec, static_cast<unsigned long long>(as_ulong(*value)))
                       : c_format(out, c_spec, static_cast<unsigned>(as_uint(*value)));
         break;
@@ -345,14 +403,15 @@ std::string check_format_arguments(std::string_view format, std::span<const Form
                    std::string_view role) {
     std::optional<Kind> actual;
     if (next < kinds.size()) actual = kinds[next];
-    error = argument_error(spec, accepts, expected, role,
-                           actual, first_argument_number + static_cast<int>(next));
+    error = argument_error(spec, accepts, expected, role, actual,
+                           first_argument_number + static_cast<int>(next));
     ++next;
     return error.empty();
   };
   for (const FormatSpec& spec : specs) {
     if (spec.width_from_arg && !check(spec, kIntKinds, "int", " for the field width")) return error;
-    if (spec.precision_from_arg && !check(spec, kIntKinds, "int", " for the precision")) return error;
+    if (spec.precision_from_arg && !check(spec, kIntKinds, "int", " for the precision"))
+      return error;
     if (!check(spec, spec.accepts, spec.expected, "")) return error;
   }
   return parse_error;

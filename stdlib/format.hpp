@@ -51,10 +51,10 @@ struct FormatKinds {
 // One conversion of a format (`%%` yields none). `text` and `length` are
 // views into the format string that was parsed.
 struct FormatSpec {
-  std::size_t offset = 0;    // where its '%' is in the format
-  std::string_view text;     // the conversion as written, e.g. "%-8.3lf"
-  char conversion = 0;       // 'd', 'f', 's', ...
-  std::string_view length;   // "", "hh", "h", "l", "ll", "z", "j", "t", "L"
+  std::size_t offset = 0;           // where its '%' is in the format
+  std::string_view text;            // the conversion as written, e.g. "%-8.3lf"
+  char conversion = 0;              // 'd', 'f', 's', ...
+  std::string_view length;          // "", "hh", "h", "l", "ll", "z", "j", "t", "L"
   bool width_from_arg = false;      // `*` width: consumes an int argument first
   bool precision_from_arg = false;  // `.*` precision: consumes an int argument next
   FormatKinds accepts;              // what the value argument may be
@@ -93,9 +93,9 @@ using ReadString = std::function<std::optional<std::string>(uint64_t pointer, st
 // Formats like C's printf(format, args...). Errors read like gcc's -Wformat:
 // "format '%d' expects an 'int' argument, but argument 2 is a 'double'",
 // "too few arguments for format", "'%n' is not supported", "invalid
-// conversion '%y'"; a failing `read_string` passes its message through. `first_argument_number` is the
-// position of args[0] in the user's call, for messages ("argument 2"): 2 for
-// printf, 3 for fprintf/sprintf, 4 for snprintf.
+// conversion '%y'"; a failing `read_string` passes its message through. `first_argument_number` is
+// the position of args[0] in the user's call, for messages ("argument 2"): 2 for printf, 3 for
+// fprintf/sprintf, 4 for snprintf.
 FormatResult format_printf(std::string_view format, std::span<const FormatArg> args,
                            const ReadString& read_string, int first_argument_number = 2);
 

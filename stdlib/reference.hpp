@@ -45,45 +45,150 @@ T ref_abs(T x) {
     return x;
   }
 }
-template <class T> T ref_fabs(T x) { return std::fabs(x); }
-template <class T> T ref_sqrt(T x) { return std::sqrt(x); }
-template <class T> T ref_rsqrt(T x) { return T(1) / std::sqrt(x); }
-template <class T> T ref_sin(T x) { return std::sin(x); }
-template <class T> T ref_cos(T x) { return std::cos(x); }
-template <class T> T ref_tan(T x) { return std::tan(x); }
-template <class T> T ref_asin(T x) { return std::asin(x); }
-template <class T> T ref_acos(T x) { return std::acos(x); }
-template <class T> T ref_atan(T x) { return std::atan(x); }
-template <class T> T ref_atan2(T y, T x) { return std::atan2(y, x); }
-template <class T> T ref_sinh(T x) { return std::sinh(x); }
-template <class T> T ref_cosh(T x) { return std::cosh(x); }
-template <class T> T ref_tanh(T x) { return std::tanh(x); }
-template <class T> T ref_exp(T x) { return std::exp(x); }
-template <class T> T ref_exp2(T x) { return std::exp2(x); }
-template <class T> T ref_log(T x) { return std::log(x); }
-template <class T> T ref_log2(T x) { return std::log2(x); }
-template <class T> T ref_log10(T x) { return std::log10(x); }
-template <class T> T ref_pow(T x, T y) { return std::pow(x, y); }
-template <class T> T ref_floor(T x) { return std::floor(x); }
-template <class T> T ref_ceil(T x) { return std::ceil(x); }
+template <class T>
+T ref_fabs(T x) {
+  return std::fabs(x);
+}
+template <class T>
+T ref_sqrt(T x) {
+  return std::sqrt(x);
+}
+template <class T>
+T ref_rsqrt(T x) {
+  return T(1) / std::sqrt(x);
+}
+template <class T>
+T ref_sin(T x) {
+  return std::sin(x);
+}
+template <class T>
+T ref_cos(T x) {
+  return std::cos(x);
+}
+template <class T>
+T ref_tan(T x) {
+  return std::tan(x);
+}
+template <class T>
+T ref_asin(T x) {
+  return std::asin(x);
+}
+template <class T>
+T ref_acos(T x) {
+  return std::acos(x);
+}
+template <class T>
+T ref_atan(T x) {
+  return std::atan(x);
+}
+template <class T>
+T ref_atan2(T y, T x) {
+  return std::atan2(y, x);
+}
+template <class T>
+T ref_sinh(T x) {
+  return std::sinh(x);
+}
+template <class T>
+T ref_cosh(T x) {
+  return std::cosh(x);
+}
+template <class T>
+T ref_tanh(T x) {
+  return std::tanh(x);
+}
+template <class T>
+T ref_exp(T x) {
+  return std::exp(x);
+}
+template <class T>
+T ref_exp2(T x) {
+  return std::exp2(x);
+}
+template <class T>
+T ref_log(T x) {
+  return std::log(x);
+}
+template <class T>
+T ref_log2(T x) {
+  return std::log2(x);
+}
+template <class T>
+T ref_log10(T x) {
+  return std::log10(x);
+}
+template <class T>
+T ref_pow(T x, T y) {
+  return std::pow(x, y);
+}
+template <class T>
+T ref_floor(T x) {
+  return std::floor(x);
+}
+template <class T>
+T ref_ceil(T x) {
+  return std::ceil(x);
+}
 // C round: halves away from zero (2.5 → 3, -2.5 → -3).
-template <class T> T ref_round(T x) { return std::round(x); }
-template <class T> T ref_trunc(T x) { return std::trunc(x); }
-template <class T> T ref_frac(T x) { return x - std::floor(x); }
-template <class T> T ref_fmod(T x, T y) { return std::fmod(x, y); }
-template <class T> T ref_fmin(T a, T b) { return std::fmin(a, b); }
-template <class T> T ref_fmax(T a, T b) { return std::fmax(a, b); }
-template <class T> T ref_hypot(T a, T b) { return std::hypot(a, b); }
-template <class T> T ref_cbrt(T x) { return std::cbrt(x); }
+template <class T>
+T ref_round(T x) {
+  return std::round(x);
+}
+template <class T>
+T ref_trunc(T x) {
+  return std::trunc(x);
+}
+template <class T>
+T ref_frac(T x) {
+  return x - std::floor(x);
+}
+template <class T>
+T ref_fmod(T x, T y) {
+  return std::fmod(x, y);
+}
+template <class T>
+T ref_fmin(T a, T b) {
+  return std::fmin(a, b);
+}
+template <class T>
+T ref_fmax(T a, T b) {
+  return std::fmax(a, b);
+}
+template <class T>
+T ref_hypot(T a, T b) {
+  return std::hypot(a, b);
+}
+template <class T>
+T ref_cbrt(T x) {
+  return std::cbrt(x);
+}
 
 // min/max are HLSL's, not fmin/fmax: a NaN in either operand returns `a`
 // (min(NaN, 1) = NaN, min(1, NaN) = 1), because the comparison is false.
-template <class T> T ref_min(T a, T b) { return b < a ? b : a; }
-template <class T> T ref_max(T a, T b) { return a < b ? b : a; }
-template <class T> T ref_clamp(T x, T lo, T hi) { return ref_min(ref_max(x, lo), hi); }
-template <class T> T ref_saturate(T x) { return ref_clamp(x, T(0), T(1)); }
-template <class T> T ref_lerp(T a, T b, T t) { return a + unfused(t * (b - a)); }
-template <class T> T ref_step(T edge, T x) { return x >= edge ? T(1) : T(0); }
+template <class T>
+T ref_min(T a, T b) {
+  return b < a ? b : a;
+}
+template <class T>
+T ref_max(T a, T b) {
+  return a < b ? b : a;
+}
+template <class T>
+T ref_clamp(T x, T lo, T hi) {
+  return ref_min(ref_max(x, lo), hi);
+}
+template <class T>
+T ref_saturate(T x) {
+  return ref_clamp(x, T(0), T(1));
+}
+template <class T>
+T ref_lerp(T a, T b, T t) {
+  return a + unfused(t * (b - a));
+}
+template <class T>
+T ref_step(T edge, T x) {
+  return x >= edge ? T(1) : T(0);
+}
 // HLSL: t = saturate((x - e0) / (e1 - e0)); t * t * (3 - 2 * t).
 template <class T>
 T ref_smoothstep(T edge0, T edge1, T x) {
@@ -91,12 +196,30 @@ T ref_smoothstep(T edge0, T edge1, T x) {
   return t * t * (T(3) - unfused(T(2) * t));
 }
 // -1, 0 or 1 (as T); NaN and -0.0 give +0.
-template <class T> T ref_sign(T x) { return x > T(0) ? T(1) : x < T(0) ? T(-1) : T(0); }
-template <class T> T ref_mad(T a, T b, T c) { return unfused(a * b) + c; }
-template <class T> T ref_fma(T a, T b, T c) { return std::fma(a, b, c); }
-template <class T> int ref_isnan(T x) { return std::isnan(x) ? 1 : 0; }
-template <class T> int ref_isinf(T x) { return std::isinf(x) ? 1 : 0; }
-template <class T> int ref_isfinite(T x) { return std::isfinite(x) ? 1 : 0; }
+template <class T>
+T ref_sign(T x) {
+  return x > T(0) ? T(1) : x < T(0) ? T(-1) : T(0);
+}
+template <class T>
+T ref_mad(T a, T b, T c) {
+  return unfused(a * b) + c;
+}
+template <class T>
+T ref_fma(T a, T b, T c) {
+  return std::fma(a, b, c);
+}
+template <class T>
+int ref_isnan(T x) {
+  return std::isnan(x) ? 1 : 0;
+}
+template <class T>
+int ref_isinf(T x) {
+  return std::isinf(x) ? 1 : 0;
+}
+template <class T>
+int ref_isfinite(T x) {
+  return std::isfinite(x) ? 1 : 0;
+}
 
 // ---- integer bit functions (32- or 64-bit, signed or unsigned) ----
 // The result has the argument's type; clz(0) and ctz(0) are the bit width.
@@ -133,7 +256,10 @@ void ref_cross(std::span<const T> a, std::span<const T> b, std::span<T> out) {
   out[1] = y;
   out[2] = z;
 }
-template <class T> T ref_length(std::span<const T> v) { return std::sqrt(ref_dot(v, v)); }
+template <class T>
+T ref_length(std::span<const T> v) {
+  return std::sqrt(ref_dot(v, v));
+}
 template <class T>
 T ref_distance(std::span<const T> a, std::span<const T> b) {
   T d[4] = {};
@@ -194,15 +320,24 @@ I ref_math_int(Builtin id, std::span<const I> args) {
   if (id == Builtin::clamp) need = 3;
   if (args.size() != need) return I(0);
   switch (id) {
-    case Builtin::abs: return ref_abs(arg(0));
-    case Builtin::sign: return ref_sign(arg(0));
-    case Builtin::min: return ref_min(arg(0), arg(1));
-    case Builtin::max: return ref_max(arg(0), arg(1));
-    case Builtin::clamp: return ref_clamp(arg(0), arg(1), arg(2));
-    case Builtin::popcount: return ref_popcount(arg(0));
-    case Builtin::clz: return ref_clz(arg(0));
-    case Builtin::ctz: return ref_ctz(arg(0));
-    default: return I(0);
+    case Builtin::abs:
+      return ref_abs(arg(0));
+    case Builtin::sign:
+      return ref_sign(arg(0));
+    case Builtin::min:
+      return ref_min(arg(0), arg(1));
+    case Builtin::max:
+      return ref_max(arg(0), arg(1));
+    case Builtin::clamp:
+      return ref_clamp(arg(0), arg(1), arg(2));
+    case Builtin::popcount:
+      return ref_popcount(arg(0));
+    case Builtin::clz:
+      return ref_clz(arg(0));
+    case Builtin::ctz:
+      return ref_ctz(arg(0));
+    default:
+      return I(0);
   }
 }
 

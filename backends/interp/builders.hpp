@@ -50,6 +50,10 @@ struct Slot : Node {
 NodePtr make_compound_assign(const Type* t, NodePtr lvalue, NodePtr rhs, Slot* lhs_slot,
                              Slot* rhs_slot, NodePtr op_tree, bool rhs_is_vec);
 
+// lvalue op= rhs where lvalue, rhs and operation all have kind k (Add, Sub,
+// Mul and bit operators); null for other operators.
+NodePtr make_compound_simple(ast::BinaryOp op, TypeKind k, NodePtr lvalue, NodePtr rhs);
+
 // --- places (lvalue_nodes.cpp) -----------------------------------------------
 // A local in the frame at `offset`; scalars load themselves.
 NodePtr make_local(const Type* t, uint32_t offset);

@@ -237,10 +237,28 @@ CompiledFunction* Compiler::compile_body(const FuncDecl* decl) {
   return compile_function(decl, true);
 }
 
+void Compiler::redefine(const FuncDecl* old_def, const FuncDecl* new_def) {
+  auto it = functions_.find(old_def);
+  if (old_def == new_def || it == functions_.end() || functions_.count(new_def)) return;
+  bool same = old_def->return_type == new_def->return_type &&
+              old_def->params.size() == new_def->params.size();
+  for (size_t i = 0; same && i < old_def->params.size(); ++i) {
+    same = old_def->params[i]->type == new_def->params[i]->type &&
+           old_def->params[i]->pkind == new_def->params[i]->pkind;
+  }
+  if (!same) return;
+  // Compile into the old object: call nodes hold its address.
+  std::unique_ptr<CompiledFunction> fn = std::move(it->second);
+  functions_.erase(it);
+  *fn = CompiledFunction{};
+  functions_[new_def] = std::move(fn);
+  compile_function(new_def, false);
+}
+
 CompiledFunction* Compiler::compile_function(const FuncDecl* def, bool) {
-  auto owned = std::make_unique<CompiledFunction>();
-  CompiledFunction* fn = owned.get();
-  functions_[def] = std::move(owned);
+  std::unique_ptr<CompiledFunction>& slot = functions_[def];
+  if (!slot) slot = std::make_unique<CompiledFunction>();  // redefine() pre-seeds it
+  CompiledFunction* fn = slot.get();
   fn->decl = def;
   fn->name = def->name;
   if (!def->body) return fn;
@@ -348,18 +366,7 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
       }
       return b;
     }
-    case StmtKind::Expr: {
-      const Expr& e = *s.as<ExprStmt>()->expr;
-      if (e.type->is_scalar() || e.type->is_pointer() || e.type->is_void()) {
-        auto n = std::make_unique<ScalarExprStmt>();
-        n->e = value(e);
-        return n;
-      }
-      auto n = std::make_unique<ExprStmtNode>();
-      n->e = value(e);
-      n->type = e.type;
-      return n;
-    }
+    case StmtKind::Expr: return expression_statement(*s.as<ExprStmt>()->expr);
     case StmtKind::Decl: {
       auto b = std::make_unique<BlockNode>();
       for (auto& d : s.as<DeclStmt>()->decls) {
@@ -382,10 +389,7 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
       auto n = std::make_unique<ForNode>();
       if (f->init) n->init = statement(*f->init);
       if (f->cond) n->cond = condition(*f->cond);
-      if (f->step) {
-        n->step = value(*f->step);
-        n->step_type = f->step->type;
-      }
+      if (f->step) n->step = expression_statement(*f->step);
       n->body = statement(*f->body);
       return n;
     }
@@ -481,6 +485,18 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
     }
   }
   return std::make_unique<EmptyNode>();
+}
+
+StmtNodePtr Compiler::expression_statement(const Expr& e) {
+  if (e.type->is_scalar() || e.type->is_pointer() || e.type->is_void()) {
+    auto n = std::make_unique<ScalarExprStmt>();
+    n->e = value(e);
+    return n;
+  }
+  auto n = std::make_unique<ExprStmtNode>();
+  n->e = value(e);
+  n->type = e.type;
+  return n;
 }
 
 StmtNodePtr Compiler::declaration(const VarDecl& v) {

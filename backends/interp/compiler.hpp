@@ -62,6 +62,10 @@ class Compiler {
   // A kernel or reduce body: parameters are frame slots (param_offsets) that
   // the kernel backend fills per element.
   CompiledFunction* compile_body(const ast::FuncDecl* decl);
+  // REPL redefinition: code already compiled against `old_def` reaches
+  // `new_def` from now on. Only when the signatures agree (callers store their
+  // arguments at the old frame offsets); otherwise earlier callers keep the old code.
+  void redefine(const ast::FuncDecl* old_def, const ast::FuncDecl* new_def);
 
   // --- used by hooks ---
   NodePtr value(const ast::Expr& e);      // scalar: eval, vector: eval_vec, aggregate: raw
@@ -107,6 +111,7 @@ class Compiler {
   NodePtr swizzle_place(const ast::SwizzleExpr& e);
   NodePtr string_literal(const ast::StringLit& e);
   StmtNodePtr declaration(const ast::VarDecl& v);
+  StmtNodePtr expression_statement(const ast::Expr& e);
   StmtNodePtr initializer(NodePtr place, const Type* t, const ast::Expr& init);
   Local declare_local(const ast::Decl* d, const Type* t);
   void find_address_taken(const ast::Stmt& s, std::unordered_set<const ast::Decl*>& out);
@@ -135,6 +140,7 @@ void invoke(Machine& m, CompiledFunction& f, SourceLoc call_loc, uint8_t* aggreg
     throw RuntimeError{call_loc, "stack overflow: more than " + std::to_string(kMaxCallDepth) +
                                      " nested calls"};
   }
+  poll_interrupt();
   StackArena::Mark mark = m.stack.mark();
   uint8_t* frame = m.stack.push(f.frame_size);
   store_args(frame);

@@ -323,6 +323,9 @@ NodePtr Compiler::assign(const AssignExpr& e) {
   if (scattered) return make_fail(e.loc, "compound assignment to this swizzle is not supported");
   const Type* op_type = e.op_type ? e.op_type : t;
   const Type* rt = e.rhs->type;
+  if (t == op_type && rt == op_type && t->is_scalar()) {
+    if (NodePtr n = make_compound_simple(*e.op, scalar_kind(t), place(lhs), value(*e.rhs))) return n;
+  }
   auto lslot_owned = std::make_unique<Slot>();
   auto rslot_owned = std::make_unique<Slot>();
   Slot* ls = lslot_owned.get();

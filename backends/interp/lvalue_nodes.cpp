@@ -2,16 +2,10 @@
 #include <cstring>
 
 #include "backends/interp/builders.hpp"
+#include "backends/interp/fast_nodes.hpp"
 
 namespace brook::interp {
 namespace {
-
-template <class T>
-struct LocalScalar : Node {
-  uint32_t off;
-  Scalar eval(Machine& m) override { return put<T>(load_scalar<T>(m.fp + off)); }
-  uint8_t* raw(Machine& m, bool) override { return m.fp + off; }
-};
 
 struct LocalPlace : Node {
   uint32_t off;

@@ -2,6 +2,7 @@
 // stack, return registers and the output layer.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -46,6 +47,16 @@ class StackArena {
 
 inline constexpr int kMaxCallDepth = 10000;
 
+// Set from a signal handler (the REPL's Ctrl-C) or another thread; loops and
+// calls poll it and unwind with Interrupted, so one relaxed load is the cost.
+inline std::atomic<bool> interrupt_requested{false};
+inline void poll_interrupt() {
+  if (interrupt_requested.load(std::memory_order_relaxed)) [[unlikely]] {
+    interrupt_requested.store(false, std::memory_order_relaxed);
+    throw Interrupted{};
+  }
+}
+
 struct Machine {
   Memory memory;
   StackArena stack;
@@ -56,6 +67,8 @@ struct Machine {
   Vec retv{};
   uint8_t* ret_ptr = nullptr;
   OutputSink* out = nullptr;
+  // Running kernel bodies: integer division by zero yields 0 there (§3).
+  bool in_kernel = false;
   // File objects for the predefined stdout/stderr globals.
   uint64_t stdout_ptr = 0, stderr_ptr = 0;
 };

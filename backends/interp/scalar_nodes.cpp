@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "backends/interp/builders.hpp"
+#include "backends/interp/fast_nodes.hpp"
 #include "backends/interp/ops.hpp"
 
 namespace brook::interp {
@@ -9,10 +10,84 @@ namespace {
 
 using ast::BinaryOp;
 
-struct Const : Node {
-  Scalar v;
-  explicit Const(Scalar s) : v(s) {}
-  Scalar eval(Machine&) override { return v; }
+// Fused forms of Arith/Compare for the shapes hot loops are made of.
+template <class T, class Op>
+struct ArithK : Node {  // e op constant
+  NodePtr l;
+  T k;
+  Scalar eval(Machine& m) override { return put<T>(Op::apply(get<T>(l->eval(m)), k)); }
+};
+template <class T, class Op>
+struct ArithLK : Node {  // local op constant
+  uint32_t off;
+  T k;
+  Scalar eval(Machine& m) override { return put<T>(Op::apply(load_scalar<T>(m.fp + off), k)); }
+};
+template <class T, class Op>
+struct ArithLL : Node {  // local op local
+  uint32_t a, b;
+  Scalar eval(Machine& m) override {
+    return put<T>(Op::apply(load_scalar<T>(m.fp + a), load_scalar<T>(m.fp + b)));
+  }
+};
+template <class T, class Op>
+struct CompareLK : Node {
+  uint32_t off;
+  T k;
+  Scalar eval(Machine& m) override {
+    return put<int32_t>(Op::apply(load_scalar<T>(m.fp + off), k) ? 1 : 0);
+  }
+};
+template <class T, class Op>
+struct CompareLL : Node {
+  uint32_t a, b;
+  Scalar eval(Machine& m) override {
+    return put<int32_t>(Op::apply(load_scalar<T>(m.fp + a), load_scalar<T>(m.fp + b)) ? 1 : 0);
+  }
+};
+template <class T>
+struct AssignLocal : Node {
+  uint32_t off;
+  NodePtr rhs;
+  Scalar eval(Machine& m) override {
+    Scalar v = rhs->eval(m);
+    store_scalar<T>(m.fp + off, get<T>(v));
+    return v;
+  }
+};
+template <class T, bool Post>
+struct IncDecLocal : Node {
+  uint32_t off;
+  T delta;
+  Scalar eval(Machine& m) override {
+    T old = load_scalar<T>(m.fp + off);
+    T now = ops::Add::apply(old, delta);
+    store_scalar<T>(m.fp + off, now);
+    return put<T>(Post ? old : now);
+  }
+};
+// lvalue op= rhs when lvalue, rhs and the operation share one type.
+template <class T, class Op>
+struct CompoundSimple : Node {
+  NodePtr place, rhs;
+  Scalar eval(Machine& m) override {
+    T r = get<T>(rhs->eval(m));
+    uint8_t* p = place->raw(m, true);
+    T v = Op::apply(load_scalar<T>(p), r);
+    store_scalar<T>(p, v);
+    return put<T>(v);
+  }
+};
+template <class T, class Op>
+struct CompoundLocal : Node {
+  uint32_t off;
+  NodePtr rhs;
+  Scalar eval(Machine& m) override {
+    T r = get<T>(rhs->eval(m));
+    T v = Op::apply(load_scalar<T>(m.fp + off), r);
+    store_scalar<T>(m.fp + off, v);
+    return put<T>(v);
+  }
 };
 
 template <class T, class Op>
@@ -33,6 +108,7 @@ struct Divide : Node {
     T b = get<T>(r->eval(m));
     if constexpr (ops::is_int<T>) {
       if (b == 0) {
+        if (m.in_kernel) return put<T>(0);
         throw RuntimeError{loc, Mod ? "integer remainder by zero" : "integer division by zero"};
       }
     }
@@ -248,6 +324,34 @@ struct CompoundAssign : Node {
 template <template <class, class> class N, class Op>
 NodePtr arith_node(TypeKind k, NodePtr l, NodePtr r) {
   return with_scalar(k, [&]<class T>(Tag<T>) -> NodePtr {
+    constexpr bool compare = std::is_same_v<N<T, Op>, Compare<T, Op>>;
+    const ConstNode* kr = as_const(r.get());
+    int64_t la = local_offset<T>(l.get());
+    int64_t lb = local_offset<T>(r.get());
+    if constexpr (!std::is_same_v<T, bool>) {
+      if (la >= 0 && kr) {
+        std::conditional_t<compare, CompareLK<T, Op>, ArithLK<T, Op>>* raw_ptr;
+        auto n = std::make_unique<std::remove_pointer_t<decltype(raw_ptr)>>();
+        n->off = static_cast<uint32_t>(la);
+        n->k = get<T>(kr->v);
+        return n;
+      }
+      if (la >= 0 && lb >= 0) {
+        std::conditional_t<compare, CompareLL<T, Op>, ArithLL<T, Op>>* raw_ptr;
+        auto n = std::make_unique<std::remove_pointer_t<decltype(raw_ptr)>>();
+        n->a = static_cast<uint32_t>(la);
+        n->b = static_cast<uint32_t>(lb);
+        return n;
+      }
+      if constexpr (!compare) {
+        if (kr) {
+          auto n = std::make_unique<ArithK<T, Op>>();
+          n->l = std::move(l);
+          n->k = get<T>(kr->v);
+          return n;
+        }
+      }
+    }
     auto n = std::make_unique<N<T, Op>>();
     n->l = std::move(l);
     n->r = std::move(r);
@@ -268,7 +372,7 @@ void discard(Machine& m, Node& n, const Type* t) {
   }
 }
 
-NodePtr make_const(Scalar v) { return std::make_unique<Const>(v); }
+NodePtr make_const(Scalar v) { return std::make_unique<ConstNode>(v); }
 
 NodePtr make_arith(BinaryOp op, TypeKind k, NodePtr l, NodePtr r, SourceLoc loc) {
   NodePtr n;
@@ -372,7 +476,13 @@ NodePtr make_bitnot(TypeKind k, NodePtr n) {
 NodePtr make_convert(TypeKind from, TypeKind to, NodePtr n) {
   return with_scalar(from, [&]<class F>(Tag<F>) -> NodePtr {
     return with_scalar(to, [&]<class T>(Tag<T>) -> NodePtr {
-      if constexpr (std::is_same_v<F, T>) {
+      // Integer conversions that keep the 64-bit representation need no node.
+      constexpr bool ints = ops::is_int<F> && ops::is_int<T>;
+      constexpr bool same_repr =
+          ints && (sizeof(T) == 8 ||
+                   (sizeof(T) > sizeof(F) && (std::is_signed_v<T> || std::is_unsigned_v<F>)) ||
+                   (sizeof(T) == sizeof(F) && std::is_signed_v<T> == std::is_signed_v<F>));
+      if constexpr (std::is_same_v<F, T> || same_repr) {
         return std::move(n);
       } else {
         auto x = std::make_unique<Convert<F, T>>();
@@ -417,6 +527,12 @@ NodePtr make_load(const Type* t, NodePtr lvalue) {
 
 NodePtr make_assign(const Type* t, NodePtr lvalue, NodePtr rhs) {
   return with_scalar(scalar_kind(t), [&]<class T>(Tag<T>) -> NodePtr {
+    if (int64_t off = local_offset<T>(lvalue.get()); off >= 0) {
+      auto n = std::make_unique<AssignLocal<T>>();
+      n->off = static_cast<uint32_t>(off);
+      n->rhs = std::move(rhs);
+      return n;
+    }
     auto n = std::make_unique<Assign<T>>();
     n->place = std::move(lvalue);
     n->rhs = std::move(rhs);
@@ -440,6 +556,20 @@ NodePtr make_incdec(const Type* t, bool increment, bool postfix, NodePtr lvalue,
       delta = increment ? T(1) : static_cast<T>(~T(0));
     } else {
       delta = increment ? T(1) : T(-1);
+    }
+    if constexpr (!std::is_same_v<T, bool>) {
+      if (int64_t off = local_offset<T>(lvalue.get()); off >= 0) {
+        if (postfix) {
+          auto n = std::make_unique<IncDecLocal<T, true>>();
+          n->off = static_cast<uint32_t>(off);
+          n->delta = delta;
+          return n;
+        }
+        auto n = std::make_unique<IncDecLocal<T, false>>();
+        n->off = static_cast<uint32_t>(off);
+        n->delta = delta;
+        return n;
+      }
     }
     if (postfix) {
       auto n = std::make_unique<IncDec<T, true>>();
@@ -487,6 +617,42 @@ NodePtr make_compound_assign(const Type* t, NodePtr lvalue, NodePtr rhs, Slot* l
     n->store = store_fn(t);
   }
   return n;
+}
+
+}  // namespace brook::interp
+
+namespace brook::interp {
+
+template <class Op>
+static NodePtr compound_simple_node(TypeKind k, NodePtr lvalue, NodePtr rhs) {
+  return with_scalar(k, [&]<class T>(Tag<T>) -> NodePtr {
+    if constexpr (std::is_same_v<T, bool>) {
+      return nullptr;
+    } else {
+      if (int64_t off = local_offset<T>(lvalue.get()); off >= 0) {
+        auto n = std::make_unique<CompoundLocal<T, Op>>();
+        n->off = static_cast<uint32_t>(off);
+        n->rhs = std::move(rhs);
+        return n;
+      }
+      auto n = std::make_unique<CompoundSimple<T, Op>>();
+      n->place = std::move(lvalue);
+      n->rhs = std::move(rhs);
+      return n;
+    }
+  });
+}
+
+NodePtr make_compound_simple(ast::BinaryOp op, TypeKind k, NodePtr lvalue, NodePtr rhs) {
+  switch (op) {
+    case BinaryOp::Add: return compound_simple_node<ops::Add>(k, std::move(lvalue), std::move(rhs));
+    case BinaryOp::Sub: return compound_simple_node<ops::Sub>(k, std::move(lvalue), std::move(rhs));
+    case BinaryOp::Mul: return compound_simple_node<ops::Mul>(k, std::move(lvalue), std::move(rhs));
+    case BinaryOp::BitAnd: return compound_simple_node<ops::BitAnd>(k, std::move(lvalue), std::move(rhs));
+    case BinaryOp::BitOr: return compound_simple_node<ops::BitOr>(k, std::move(lvalue), std::move(rhs));
+    case BinaryOp::BitXor: return compound_simple_node<ops::BitXor>(k, std::move(lvalue), std::move(rhs));
+    default: return nullptr;
+  }
 }
 
 }  // namespace brook::interp

@@ -19,7 +19,9 @@ struct BlockNode : StmtNode {
       f = s->exec(m);
       if (f != Flow::normal) break;
     }
-    for (auto& s : at_exit) s->exec(m);
+    if (!at_exit.empty()) {
+      for (auto& s : at_exit) s->exec(m);
+    }
     return f;
   }
 };
@@ -57,16 +59,16 @@ struct IfNode : StmtNode {
 struct ForNode : StmtNode {
   StmtNodePtr init;
   NodePtr cond;
-  NodePtr step;
-  const Type* step_type = nullptr;
+  StmtNodePtr step;
   StmtNodePtr body;
   Flow exec(Machine& m) override {
     if (init) init->exec(m);
     while (!cond || cond->eval(m).i) {
+      poll_interrupt();
       Flow f = body->exec(m);
       if (f == Flow::brk) break;
       if (f == Flow::ret) return f;
-      if (step) discard(m, *step, step_type);
+      if (step) step->exec(m);
     }
     return Flow::normal;
   }
@@ -77,6 +79,7 @@ struct DoNode : StmtNode {
   StmtNodePtr body;
   Flow exec(Machine& m) override {
     do {
+      poll_interrupt();
       Flow f = body->exec(m);
       if (f == Flow::brk) break;
       if (f == Flow::ret) return f;

@@ -65,6 +65,9 @@ struct RuntimeError {
   std::string message;
 };
 
+// Ctrl-C (interrupt_requested): unwinds to whoever runs the program.
+struct Interrupted {};
+
 // exit(n): unwinds to whoever runs the program.
 struct ExitRequest {
   int status;

@@ -55,6 +55,10 @@ struct VecDivide : Node {
       T x = get<T>(a.c[i]), y = get<T>(b.c[i]);
       if constexpr (ops::is_int<T>) {
         if (y == 0) {
+          if (m.in_kernel) {
+            out.c[i] = put<T>(0);
+            continue;
+          }
           throw RuntimeError{loc, Mod ? "integer remainder by zero" : "integer division by zero"};
         }
       }

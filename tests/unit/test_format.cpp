@@ -50,13 +50,19 @@ std::string c_printf(const char* format, T value) {
 }
 std::string c_printf_arg(const char* format, const FormatArg& a) {
   switch (a.kind) {
-    case Kind::Int: return c_printf(format, static_cast<int>(a.i));
-    case Kind::UInt: return c_printf(format, static_cast<unsigned>(a.u));
-    case Kind::Long: return c_printf(format, static_cast<long>(a.i));
-    case Kind::ULong: return c_printf(format, static_cast<unsigned long>(a.u));
-    case Kind::Double: return c_printf(format, a.d);
+    case Kind::Int:
+      return c_printf(format, static_cast<int>(a.i));
+    case Kind::UInt:
+      return c_printf(format, static_cast<unsigned>(a.u));
+    case Kind::Long:
+      return c_printf(format, static_cast<long>(a.i));
+    case Kind::ULong:
+      return c_printf(format, static_cast<unsigned long>(a.u));
+    case Kind::Double:
+      return c_printf(format, a.d);
     case Kind::Pointer: {
-      if (std::string_view(format).find('s') != std::string_view::npos) return c_printf(format, strings().at(a.u).c_str());
+      if (std::string_view(format).find('s') != std::string_view::npos)
+        return c_printf(format, strings().at(a.u).c_str());
       return c_printf(format, reinterpret_cast<void*>(static_cast<uintptr_t>(a.u)));
     }
   }
@@ -78,13 +84,12 @@ void check_against_c(const char* format, const FormatArg& a) {
 }  // namespace
 
 TEST_CASE("format: int conversions match snprintf") {
-  const char* formats[] = {"%d",    "%i",     "%5d",   "%-5d|", "%05d",  "%+d",   "% d",
-                           "%.3d",  "%8.3d",  "%.0d",  "%-+8.4i|", "%x",  "%#x",   "%X",
-                           "%#X",   "%o",     "%#o",   "%#.0o", "%u",    "%10u",  "%hhd",
-                           "%hd",   "%hhu",   "%hx",   "%+05d", "%-08d|", "%#10.6x", "% 06d",
-                           "<%3d>", "%'d"};
-  const int values[] = {0, 1, -1, 7, 42, -42, 127, 128, 255, 256, -129, 65535, -32768,
-                        100000, INT_MAX, INT_MIN};
+  const char* formats[] = {"%d",    "%i",     "%5d",      "%-5d|", "%05d",  "%+d", "% d",  "%.3d",
+                           "%8.3d", "%.0d",   "%-+8.4i|", "%x",    "%#x",   "%X",  "%#X",  "%o",
+                           "%#o",   "%#.0o",  "%u",       "%10u",  "%hhd",  "%hd", "%hhu", "%hx",
+                           "%+05d", "%-08d|", "%#10.6x",  "% 06d", "<%3d>", "%'d"};
+  const int values[] = {0,   1,   -1,   7,     42,     -42,    127,     128,
+                        255, 256, -129, 65535, -32768, 100000, INT_MAX, INT_MIN};
   for (const char* f : formats)
     for (int v : values) check_against_c(f, FormatArg::of_int(v));
   for (unsigned v : {0u, 1u, 255u, 4294967295u, 2147483648u, 123456789u}) {
@@ -96,8 +101,8 @@ TEST_CASE("format: int conversions match snprintf") {
 }
 
 TEST_CASE("format: long conversions match snprintf") {
-  const char* signed_formats[] = {"%ld", "%lld", "%20ld", "%-20ld|", "%+ld", "%jd", "%td", "%li",
-                                  "%.15ld"};
+  const char* signed_formats[] = {"%ld", "%lld", "%20ld", "%-20ld|", "%+ld",
+                                  "%jd", "%td",  "%li",   "%.15ld"};
   const char* unsigned_formats[] = {"%lu", "%lx", "%#lx", "%#lo", "%zu", "%zx", "%llX", "%020lu"};
   const long values[] = {0, 1, -1, LONG_MIN, LONG_MAX, 1L << 40, -1234567890123L};
   for (const char* f : signed_formats)
@@ -107,17 +112,16 @@ TEST_CASE("format: long conversions match snprintf") {
 }
 
 TEST_CASE("format: double conversions match snprintf") {
-  const char* formats[] = {"%f",    "%3.2f", "%.0f",   "%#.0f",  "%e",    "%+.3e", "%E",
-                           "%g",    "%G",    "%#g",    "%.0g",   "%.1g",  "%.10g", "%10.4f",
-                           "%-10.4f|", "%010.4f", "%+f", "% f",  "%a",    "%A",    "%.3a",
-                           "%F",    "%.17g", "%15.7e", "%lf",    "%.30f", "%#.3g", "%-+12.3E|",
-                           "%.0e",  "%#.0e", "%08.3e", "%g!"};
-  const double values[] = {0.0,   -0.0,         1.0,      -1.5,           0.5,     2.5,
-                           3.5,   1e-5,         1e-4,     0.0001234,      0.1,     1.0 / 3,
-                           100000, 1e6,         999999.5, 123456789.0,    1e15,    1e16,
-                           1e100, 1e308,        DBL_MAX,  DBL_MIN,        5e-324,  M_PI,
-                           -M_E,  NAN,          -NAN,     INFINITY,       -INFINITY, 0.05,
-                           0.005, 9.9999999,    1e-300};
+  const char* formats[] = {"%f",       "%3.2f",   "%.0f",   "%#.0f", "%e",    "%+.3e", "%E",
+                           "%g",       "%G",      "%#g",    "%.0g",  "%.1g",  "%.10g", "%10.4f",
+                           "%-10.4f|", "%010.4f", "%+f",    "% f",   "%a",    "%A",    "%.3a",
+                           "%F",       "%.17g",   "%15.7e", "%lf",   "%.30f", "%#.3g", "%-+12.3E|",
+                           "%.0e",     "%#.0e",   "%08.3e", "%g!"};
+  const double values[] = {0.0,       -0.0,        1.0,       -1.5,      0.5,     2.5,    3.5,
+                           1e-5,      1e-4,        0.0001234, 0.1,       1.0 / 3, 100000, 1e6,
+                           999999.5,  123456789.0, 1e15,      1e16,      1e100,   1e308,  DBL_MAX,
+                           DBL_MIN,   5e-324,      M_PI,      -M_E,      NAN,     -NAN,   INFINITY,
+                           -INFINITY, 0.05,        0.005,     9.9999999, 1e-300};
   for (const char* f : formats)
     for (double v : values) check_against_c(f, FormatArg::of_double(v));
 }
@@ -140,7 +144,8 @@ TEST_CASE("format: long double, chars, strings and pointers match snprintf") {
     for (const char* f : {"%s", "%10s|", "%-10s|", "%.3s", "%10.2s|", "%.0s|", "[%s]"})
       check_against_c(f, FormatArg::of_pointer(address));
   for (uint64_t address : {0x0ull, 0x1000ull, 0xdeadbeefull, 0x7fffffffffffull})
-    for (const char* f : {"%p", "%20p|", "%-20p|", "%+p", "% p", "%#p", "%.3p"}) check_against_c(f, FormatArg::of_pointer(address));
+    for (const char* f : {"%p", "%20p|", "%-20p|", "%+p", "% p", "%#p", "%.3p"})
+      check_against_c(f, FormatArg::of_pointer(address));
   CHECK(compared >= 150);
 }
 
@@ -157,12 +162,12 @@ TEST_CASE("format: several arguments, %% and * fields") {
   char buffer[256];
   std::snprintf(buffer, sizeof buffer, "[%*d][%-*d][%*d][%.*f][%.*f][%*.*e]", 5, 42, 5, 42, -5, 42,
                 3, M_PI, -1, M_PI, 12, 2, 1234.5);
-  FormatResult r = fmt("[%*d][%-*d][%*d][%.*f][%.*f][%*.*e]",
-                       {FormatArg::of_int(5), FormatArg::of_int(42), FormatArg::of_int(5),
-                        FormatArg::of_int(42), FormatArg::of_int(-5), FormatArg::of_int(42),
-                        FormatArg::of_int(3), FormatArg::of_double(M_PI), FormatArg::of_int(-1),
-                        FormatArg::of_double(M_PI), FormatArg::of_int(12), FormatArg::of_int(2),
-                        FormatArg::of_double(1234.5)});
+  FormatResult r =
+      fmt("[%*d][%-*d][%*d][%.*f][%.*f][%*.*e]",
+          {FormatArg::of_int(5), FormatArg::of_int(42), FormatArg::of_int(5), FormatArg::of_int(42),
+           FormatArg::of_int(-5), FormatArg::of_int(42), FormatArg::of_int(3),
+           FormatArg::of_double(M_PI), FormatArg::of_int(-1), FormatArg::of_double(M_PI),
+           FormatArg::of_int(12), FormatArg::of_int(2), FormatArg::of_double(1234.5)});
   CHECK(r.error == "");
   CHECK(r.text == buffer);
 }

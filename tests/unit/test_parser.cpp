@@ -574,3 +574,11 @@ TEST_CASE("parser: nested struct definitions precede their enclosing struct") {
         ds.decls[0]->as<ast::StructDecl>());
   CHECK(ds.decls[2]->name == "a");
 }
+
+TEST_CASE("parser: two names in a row report an unknown type name") {
+  Parsed p("void f() { Foo x; int y = 1 }\nPoint p;\n");
+  CHECK(p.errors() ==
+        "1:12: unknown type name 'Foo'\n"
+        "1:28: expected ';' after declaration\n"
+        "2:1: unknown type name 'Point'\n");
+}

@@ -79,11 +79,11 @@ TEST_CASE("builtins: signatures and spellings") {
 }
 
 TEST_CASE("builtins: aliases and lookup") {
-  const char* float_spellings[] = {"sinf", "cosf", "tanf", "asinf", "acosf", "atanf", "atan2f",
-                                   "sinhf", "coshf", "tanhf", "expf", "exp2f", "logf", "log2f",
-                                   "log10f", "powf", "sqrtf", "floorf", "ceilf", "roundf",
-                                   "truncf", "fmodf", "fabsf", "fminf", "fmaxf", "hypotf",
-                                   "cbrtf", "fmaf"};
+  const char* float_spellings[] = {"sinf",   "cosf",   "tanf",   "asinf", "acosf", "atanf",
+                                   "atan2f", "sinhf",  "coshf",  "tanhf", "expf",  "exp2f",
+                                   "logf",   "log2f",  "log10f", "powf",  "sqrtf", "floorf",
+                                   "ceilf",  "roundf", "truncf", "fmodf", "fabsf", "fminf",
+                                   "fmaxf",  "hypotf", "cbrtf",  "fmaf"};
   for (const char* name : float_spellings) {
     INFO(name);
     const sl::BuiltinName* found = sl::find_builtin(name);
@@ -164,7 +164,8 @@ TEST_CASE("reference: mad is not fused, fma is") {
   double a = va, b = vb, c = vc;
   CHECK(sl::ref_mad(a, b, c) == 0.0);
   CHECK(sl::ref_fma(a, b, c) == -std::ldexp(1.0, -60));
-  volatile float vaf = 1.0f + std::ldexp(1.0f, -13), vbf = 1.0f - std::ldexp(1.0f, -13), vcf = -1.0f;
+  volatile float vaf = 1.0f + std::ldexp(1.0f, -13), vbf = 1.0f - std::ldexp(1.0f, -13),
+                 vcf = -1.0f;
   float af = vaf, bf = vbf, cf = vcf;
   CHECK(sl::ref_mad(af, bf, cf) == 0.0f);
   CHECK(sl::ref_fma(af, bf, cf) == -std::ldexp(1.0f, -26));

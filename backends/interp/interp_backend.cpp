@@ -1,0 +1,461 @@
+#include "backends/interp/interp_backend.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace brook {
+
+using interp::BoundStream;
+using interp::CompiledFunction;
+using interp::RuntimeError;
+
+// Kernel printf goes to the backend's OutputSink (stdout only).
+class InterpBackend::Sink : public interp::OutputSink {
+ public:
+  explicit Sink(brook::OutputSink f) : f_(std::move(f)) {}
+  void write(int, std::string_view text) override {
+    if (f_) f_(text);
+  }
+
+ private:
+  brook::OutputSink f_;
+};
+
+namespace {
+
+// Advances `pos` to the next position of `extents` in row-major order; false
+// after the last.
+bool next_position(std::vector<int64_t>& pos, const Extents& extents) {
+  for (size_t d = extents.size(); d-- > 0;) {
+    if (++pos[d] < extents[d]) return true;
+    pos[d] = 0;
+  }
+  return false;
+}
+
+// A canonical position (leading extents of 1 dropped) as a position in `view`.
+int64_t view_index(const StreamView& view, const int64_t* canonical, size_t rank) {
+  int64_t pos[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  size_t k = view.extents.size() - rank;
+  for (size_t d = 0; d < rank; ++d) pos[k + d] = canonical[d];
+  return view.storage_index(pos);
+}
+
+// Puts the machine back as it was when a launch fails half way.
+struct MachineGuard {
+  interp::Machine& m;
+  interp::KernelContext& ctx;
+  interp::StackArena::Mark mark;
+  uint8_t* fp;
+  int depth;
+  interp::KernelContext saved;
+  MachineGuard(interp::Machine& machine, interp::KernelContext& c)
+      : m(machine), ctx(c), mark(machine.stack.mark()), fp(machine.fp), depth(machine.depth), saved(c) {}
+  ~MachineGuard() {
+    m.stack.release(mark);
+    m.fp = fp;
+    m.depth = depth;
+    ctx = saved;
+  }
+};
+
+std::string position_text(const std::vector<int64_t>& pos) {
+  if (pos.size() == 1) return std::to_string(pos[0]);
+  std::string s = "(";
+  for (size_t j = 0; j < pos.size(); ++j) s += (j ? ", " : "") + std::to_string(pos[pos.size() - 1 - j]);
+  return s + ")";
+}
+
+// dst = dst + src (op 0) or dst * src (op 1), per component.
+void combine(const Type* elem, std::byte* dst, const std::byte* src, int op, SourceLoc loc) {
+  if (!elem->is_scalar() && !elem->is_vector()) {
+    throw PlanError{loc, "this operator needs a stream of numbers, not of '" + elem->name() + "'"};
+  }
+  const Type* s = elem->scalar_of();
+  uint32_t n = elem->width();
+  interp::with_scalar(s->kind, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto* d = reinterpret_cast<uint8_t*>(dst);
+    auto* r = reinterpret_cast<const uint8_t*>(src);
+    for (uint32_t i = 0; i < n; ++i) {
+      T a = interp::load_scalar<T>(d + i * s->size);
+      T b = interp::load_scalar<T>(r + i * s->size);
+      T v;
+      if constexpr (std::is_same_v<T, bool>) {
+        v = op == 0 ? (a || b) : (a && b);
+      } else {
+        v = op == 0 ? static_cast<T>(a + b) : static_cast<T>(a * b);
+      }
+      interp::store_scalar<T>(d + i * s->size, v);
+    }
+  });
+}
+
+void add_one(const Type* elem, std::byte* dst, SourceLoc loc) {
+  std::vector<std::byte> one(elem->size);
+  if (elem->is_scalar() || elem->is_vector()) {
+    const Type* s = elem->scalar_of();
+    for (uint32_t i = 0; i < elem->width(); ++i) {
+      interp::with_scalar(s->kind, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        interp::store_scalar<T>(reinterpret_cast<uint8_t*>(one.data()) + i * s->size, static_cast<T>(1));
+      });
+    }
+  }
+  combine(elem, dst, one.data(), 0, loc);
+}
+
+}  // namespace
+
+InterpBackend::InterpBackend(const SourceManager& sources, brook::OutputSink output)
+    : sink_(std::make_unique<Sink>(std::move(output))),
+      kernel_nodes_(context_),
+      compiler_(machine_, sources, &host_hooks_, &kernel_nodes_) {
+  machine_.out = sink_.get();
+  machine_.in_kernel = true;
+}
+
+InterpBackend::~InterpBackend() = default;
+
+StorageId InterpBackend::allocate(uint64_t bytes) {
+  StorageId id = next_++;
+  storage_[id].assign(bytes, std::byte{0});
+  return id;
+}
+
+void InterpBackend::release(StorageId storage) { storage_.erase(storage); }
+
+std::byte* InterpBackend::data(StorageId storage) {
+  auto it = storage_.find(storage);
+  if (it == storage_.end()) throw PlanError{{}, "internal error: stream storage " + std::to_string(storage) + " is gone"};
+  return it->second.data();
+}
+
+std::byte* InterpBackend::storage_data(StorageId storage) { return data(storage); }
+
+void InterpBackend::write_view(const StreamView& view, std::span<const std::byte> host) {
+  std::byte* base = data(view.storage);
+  const uint64_t size = view.elem->size;
+  if (host.size() < Scheduler::host_bytes(view)) throw PlanError{{}, "internal error: host buffer too small"};
+  std::vector<int64_t> pos(view.extents.size(), 0);
+  size_t k = 0;
+  do {
+    std::memcpy(base + view.storage_index(pos.data()) * size, host.data() + k * size, size);
+    ++k;
+  } while (next_position(pos, view.extents));
+}
+
+void InterpBackend::read_view(const StreamView& view, std::span<std::byte> host) {
+  const std::byte* base = data(view.storage);
+  const uint64_t size = view.elem->size;
+  if (host.size() < Scheduler::host_bytes(view)) throw PlanError{{}, "internal error: host buffer too small"};
+  std::vector<int64_t> pos(view.extents.size(), 0);
+  size_t k = 0;
+  do {
+    std::memcpy(host.data() + k * size, base + view.storage_index(pos.data()) * size, size);
+    ++k;
+  } while (next_position(pos, view.extents));
+}
+
+std::vector<BoundStream> InterpBackend::bind(const std::vector<PlanArg>& args, size_t param_count,
+                                             std::vector<std::vector<std::byte>>& snapshots,
+                                             const std::vector<StorageId>& written) {
+  std::vector<BoundStream> bound(param_count);
+  std::unordered_map<StorageId, const std::byte*> snapshot_of;
+  for (const PlanArg& a : args) {
+    if (a.role == ArgRole::Constant || a.param < 0 || static_cast<size_t>(a.param) >= param_count) continue;
+    BoundStream& b = bound[static_cast<size_t>(a.param)];
+    b.arg = &a;
+    if (a.role == ArgRole::Gather && a.gather_from_host) {
+      b.data = a.host.bytes.data();
+      continue;
+    }
+    b.data = data(a.view.storage);
+    bool aliased = a.role != ArgRole::Output &&
+                   std::find(written.begin(), written.end(), a.view.storage) != written.end();
+    if (aliased) {
+      // Inputs see the stream as it was before the call (§5).
+      auto it = snapshot_of.find(a.view.storage);
+      if (it == snapshot_of.end()) {
+        const auto& src = storage_[a.view.storage];
+        snapshots.emplace_back(src.begin(), src.end());
+        it = snapshot_of.emplace(a.view.storage, snapshots.back().data()).first;
+      }
+      b.data = it->second;
+    }
+  }
+  return bound;
+}
+
+template <class Fill, class Drain>
+void InterpBackend::invoke_body(CompiledFunction& fn, SourceLoc loc, Fill&& fill, Drain&& drain) {
+  if (!fn.body) throw RuntimeError{loc, "'" + fn.name + "' is declared but never defined"};
+  interp::StackArena::Mark mark = machine_.stack.mark();
+  uint8_t* frame = machine_.stack.push(fn.frame_size);
+  fill(frame);
+  interp::store_as<uint8_t*>(frame, nullptr);
+  machine_.fp = frame;
+  machine_.depth = 1;
+  if (!fn.escaping.empty()) interp::enter_frame(machine_, fn);
+  machine_.ret.u = 0;
+  fn.body->exec(machine_);
+  if (!fn.escaping.empty()) interp::leave_frame(machine_, fn);
+  drain(frame);
+  machine_.stack.release(mark);
+}
+
+void InterpBackend::run_map(const MapPlan& plan) {
+  MachineGuard guard(machine_, context_);
+  CompiledFunction* fn = compiler_.compile_body(plan.kernel);
+  const size_t nparams = fn->param_offsets.size();
+
+  std::vector<StorageId> written;
+  for (const PlanArg& a : plan.args) {
+    if (a.role == ArgRole::Output) written.push_back(a.view.storage);
+  }
+  std::vector<std::vector<std::byte>> snapshots;
+  std::vector<BoundStream> bound = bind(plan.args, nparams, snapshots, written);
+
+  struct Moving {
+    uint32_t offset;
+    uint64_t size;
+    const PlanArg* arg;
+    std::byte* data;
+  };
+  std::vector<Moving> inputs, outputs;
+  std::vector<std::pair<uint32_t, const PlanArg*>> constants;
+  for (const PlanArg& a : plan.args) {
+    if (a.param < 0 || static_cast<size_t>(a.param) >= nparams) continue;
+    uint32_t off = fn->param_offsets[static_cast<size_t>(a.param)];
+    switch (a.role) {
+      case ArgRole::Input:
+      case ArgRole::Iter:
+        inputs.push_back({off, a.view.elem->size, &a, const_cast<std::byte*>(bound[static_cast<size_t>(a.param)].data)});
+        break;
+      case ArgRole::Output: outputs.push_back({off, a.view.elem->size, &a, data(a.view.storage)}); break;
+      case ArgRole::Constant: constants.emplace_back(off, &a); break;
+      case ArgRole::Gather: break;
+    }
+  }
+
+  std::vector<int64_t> pos(plan.domain.size(), 0);
+  context_.pos = pos.data();
+  context_.rank = pos.size();
+  context_.bound = bound.data();
+  context_.bound_count = bound.size();
+  int64_t view_pos[8];
+  auto locate = [&](const Moving& mv) {
+    const std::vector<DimMap>& map = mv.arg->map;
+    for (size_t d = 0; d < map.size() && d < 8; ++d) view_pos[d] = map[d].apply(pos.data());
+    return mv.data + mv.arg->view.storage_index(view_pos) * static_cast<int64_t>(mv.size);
+  };
+  do {
+    invoke_body(
+        *fn, plan.loc,
+        [&](uint8_t* frame) {
+          for (auto& [off, a] : constants) {
+            std::memcpy(frame + off, a->value.data(), a->value.size());
+          }
+          for (const Moving& in : inputs) std::memcpy(frame + in.offset, locate(in), in.size);
+          for (const Moving& out : outputs) std::memcpy(frame + out.offset, locate(out), out.size);
+        },
+        [&](uint8_t* frame) {
+          for (const Moving& out : outputs) std::memcpy(locate(out), frame + out.offset, out.size);
+        });
+  } while (next_position(pos, plan.domain));
+}
+
+void InterpBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result) {
+  MachineGuard guard(machine_, context_);
+  CompiledFunction* fn = compiler_.compile_body(plan.reducer);
+  const size_t nparams = fn->param_offsets.size();
+  const uint64_t size = plan.input.elem->size;
+  const uint32_t in_off = fn->param_offsets[static_cast<size_t>(plan.input_param)];
+  const uint32_t acc_off = fn->param_offsets[static_cast<size_t>(plan.reduce_param)];
+
+  std::vector<StorageId> written;
+  if (plan.to_stream) written.push_back(plan.output.storage);
+  written.push_back(plan.input.storage);  // gathers from the input see it unchanged too
+  std::vector<std::vector<std::byte>> snapshots;
+  std::vector<BoundStream> bound = bind(plan.extra, nparams, snapshots, written);
+  context_.pos = nullptr;
+  context_.rank = 0;
+  context_.bound = bound.data();
+  context_.bound_count = bound.size();
+
+  const std::byte* in_data = data(plan.input.storage);
+  std::vector<std::byte> input_copy;
+  if (plan.to_stream && plan.output.storage == plan.input.storage) {
+    const auto& src = storage_[plan.input.storage];
+    input_copy.assign(src.begin(), src.end());
+    in_data = input_copy.data();
+  }
+
+  std::vector<std::byte> acc(size);
+  auto step = [&](const std::byte* x) {
+    invoke_body(
+        *fn, plan.loc,
+        [&](uint8_t* frame) {
+          for (const PlanArg& a : plan.extra) {
+            if (a.role == ArgRole::Constant && static_cast<size_t>(a.param) < nparams) {
+              std::memcpy(frame + fn->param_offsets[static_cast<size_t>(a.param)], a.value.data(), a.value.size());
+            }
+          }
+          std::memcpy(frame + acc_off, acc.data(), size);
+          std::memcpy(frame + in_off, x, size);
+        },
+        [&](uint8_t* frame) { std::memcpy(acc.data(), frame + acc_off, size); });
+  };
+
+  Extents in_c = canonical_extents(plan.input.extents);
+  if (!plan.to_stream) {
+    std::vector<int64_t> pos(in_c.size(), 0);
+    bool first = true;
+    do {
+      const std::byte* x = in_data + view_index(plan.input, pos.data(), pos.size()) * static_cast<int64_t>(size);
+      if (first) {
+        std::memcpy(acc.data(), x, size);
+        first = false;
+      } else {
+        step(x);
+      }
+    } while (next_position(pos, in_c));
+    if (result.size() >= size) std::memcpy(result.data(), acc.data(), size);
+    return;
+  }
+
+  Extents out_c = canonical_extents(plan.output.extents);
+  Extents block(in_c.size());
+  for (size_t d = 0; d < in_c.size(); ++d) block[d] = in_c[d] / out_c[d];
+  std::byte* out_data = data(plan.output.storage);
+  std::vector<int64_t> o(out_c.size(), 0), b(in_c.size(), 0), p(in_c.size(), 0);
+  do {
+    std::fill(b.begin(), b.end(), 0);
+    bool first = true;
+    do {
+      for (size_t d = 0; d < p.size(); ++d) p[d] = o[d] * block[d] + b[d];
+      const std::byte* x = in_data + view_index(plan.input, p.data(), p.size()) * static_cast<int64_t>(size);
+      if (first) {
+        std::memcpy(acc.data(), x, size);
+        first = false;
+      } else {
+        step(x);
+      }
+    } while (next_position(b, block));
+    std::memcpy(out_data + view_index(plan.output, o.data(), o.size()) * static_cast<int64_t>(size), acc.data(), size);
+  } while (next_position(o, out_c));
+}
+
+void InterpBackend::run_reducer(const ast::FuncDecl& reducer, SourceLoc loc,
+                                const std::vector<PlanArg>& extra, const std::byte* first,
+                                const std::byte* second, std::byte* result) {
+  CompiledFunction* fn = compiler_.compile_body(&reducer);
+  int stream_params[2] = {-1, -1};
+  int reduce_param = -1;
+  int found = 0;
+  for (size_t i = 0; i < reducer.params.size(); ++i) {
+    ast::ParamKind k = reducer.params[i]->pkind;
+    if (k == ast::ParamKind::Reduce) reduce_param = static_cast<int>(i);
+    if ((k == ast::ParamKind::Input || k == ast::ParamKind::Reduce || k == ast::ParamKind::Iter) && found < 2) {
+      stream_params[found++] = static_cast<int>(i);
+    }
+  }
+  if (found < 2 || reduce_param < 0 || fn->param_offsets.size() != reducer.params.size()) {
+    throw PlanError{loc, "'" + reducer.name + "' is not a reduction with one input and one reduce parameter"};
+  }
+  const Type* t = fn->param_types[static_cast<size_t>(reduce_param)];
+  invoke_body(
+      *fn, loc,
+      [&](uint8_t* frame) {
+        for (const PlanArg& a : extra) {
+          if (a.role == ArgRole::Constant && static_cast<size_t>(a.param) < fn->param_offsets.size()) {
+            std::memcpy(frame + fn->param_offsets[static_cast<size_t>(a.param)], a.value.data(), a.value.size());
+          }
+        }
+        std::memcpy(frame + fn->param_offsets[static_cast<size_t>(stream_params[0])], first, t->size);
+        std::memcpy(frame + fn->param_offsets[static_cast<size_t>(stream_params[1])], second, t->size);
+      },
+      [&](uint8_t* frame) {
+        std::memcpy(result, frame + fn->param_offsets[static_cast<size_t>(reduce_param)], t->size);
+      });
+}
+
+void InterpBackend::run_gather_scatter(const GatherScatterPlan& plan) {
+  MachineGuard guard(machine_, context_);
+  context_ = {};
+  const Extents values_c = canonical_extents(plan.values.extents);
+  const Extents array_c = canonical_extents(plan.array.extents);
+  const size_t arank = array_c.size();
+  const Type* itype = plan.index.elem;
+  const Type* icomp = itype->scalar_of();
+  const uint64_t size = plan.array.elem->size;
+  std::byte* values = data(plan.values.storage);
+  std::byte* array = data(plan.array.storage);
+  const std::byte* index = data(plan.index.storage);
+
+  // Every index first: a bad one is reported and nothing is written (§8).
+  std::vector<int64_t> targets;  // storage index in `array` per element, row-major
+  std::vector<int64_t> sources;  // storage index in `values`
+  std::vector<int64_t> k(values_c.size(), 0);
+  interp::LoadFn load = interp::load_fn(icomp);
+  do {
+    const auto* ip = reinterpret_cast<const uint8_t*>(index) +
+                     view_index(plan.index, k.data(), k.size()) * static_cast<int64_t>(itype->size);
+    std::vector<int64_t> pos(arank, 0);
+    uint32_t n = std::min<uint32_t>(itype->width(), static_cast<uint32_t>(arank));
+    for (uint32_t j = 0; j < n; ++j) {
+      interp::Scalar s = load(ip + j * icomp->size);
+      int64_t v;
+      if (icomp->kind == TypeKind::Float) {
+        v = static_cast<int64_t>(std::max(-1.0e18f, std::min(1.0e18f, s.f + 0.5f)));
+        if (s.f != s.f) v = -1;
+      } else if (icomp->kind == TypeKind::Double) {
+        v = static_cast<int64_t>(std::max(-1.0e18, std::min(1.0e18, s.d + 0.5)));
+        if (s.d != s.d) v = -1;
+      } else {
+        v = s.i;
+      }
+      pos[arank - 1 - j] = v;
+    }
+    for (size_t d = 0; d < arank; ++d) {
+      if (pos[d] < 0 || pos[d] >= array_c[d]) {
+        throw PlanError{plan.loc, "index " + position_text(pos) + " of element " + position_text(k) +
+                                      " is outside the array " + shape_text(array_c)};
+      }
+    }
+    targets.push_back(view_index(plan.array, pos.data(), pos.size()));
+    sources.push_back(view_index(plan.values, k.data(), k.size()));
+  } while (next_position(k, values_c));
+
+  std::vector<std::byte> result(size), old(size);
+  for (size_t e = 0; e < targets.size(); ++e) {
+    std::byte* a = array + targets[e] * static_cast<int64_t>(size);
+    std::byte* v = values + sources[e] * static_cast<int64_t>(size);
+    if (!plan.is_scatter) {
+      std::memcpy(old.data(), a, size);
+      std::memcpy(v, old.data(), size);
+      if (plan.op) {
+        run_reducer(*plan.op, plan.loc, {}, old.data(), old.data(), result.data());
+        std::memcpy(a, result.data(), size);
+      } else if (plan.builtin_op == 1) {
+        add_one(plan.array.elem, a, plan.loc);
+      }
+      continue;
+    }
+    if (plan.op) {
+      run_reducer(*plan.op, plan.loc, {}, a, v, result.data());
+      bool reduce_first = false;
+      for (auto& p : plan.op->params) {
+        if (p->pkind == ast::ParamKind::Reduce) { reduce_first = true; break; }
+        if (p->pkind == ast::ParamKind::Input || p->pkind == ast::ParamKind::Iter) break;
+      }
+      std::memcpy(reduce_first ? a : v, result.data(), size);
+    } else if (plan.builtin_op == 0) {
+      std::memcpy(a, v, size);
+    } else {
+      combine(plan.array.elem, a, v, plan.builtin_op == 1 ? 0 : 1, plan.loc);
+    }
+  }
+}
+
+}  // namespace brook

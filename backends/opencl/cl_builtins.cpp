@@ -1,0 +1,257 @@
+// Builtins (LANGUAGE.md §9) in OpenCL C. The stdlib table's opencl_name is
+// used where OpenCL's builtin means the same as stdlib/reference.hpp; the
+// rest are expanded into helpers that follow the reference definitions
+// exactly (HLSL min/max with NaN, 1-for-true classification, unfused dot).
+#include <algorithm>
+
+#include "backends/opencl/cl_printer.hpp"
+#include "stdlib/builtins.hpp"
+
+namespace brook::opencl {
+
+using namespace ast;
+using stdlib::Builtin;
+
+namespace {
+
+std::string comp(const Type* t, const std::string& v, uint32_t k) {
+  return t->is_vector() ? v + ".s" + std::to_string(k) : v;
+}
+
+// Bit width of an integer scalar.
+int bits_of(const Type* s) { return static_cast<int>(s->size * 8); }
+
+}  // namespace
+
+std::string ClPrinter::componentwise(const std::string& fname, const Type* result,
+                                     const std::vector<const Type*>& args,
+                                     const std::string& scalar_body) {
+  // The scalar version over component types; arguments are a, b, c.
+  static const char* names[] = {"a", "b", "c"};
+  std::string sname = "brook_" + fname;
+  for (const Type* t : args) sname += "_" + m_.tag(t->scalar_of());
+  m_.helper(sname, [&] {
+    std::string s = "static " + m_.type_name(result->scalar_of()) + " " + sname + "(";
+    for (size_t i = 0; i < args.size(); ++i)
+      s += (i ? ", " : "") + m_.type_name(args[i]->scalar_of()) + " " + names[i];
+    return s + ") { " + scalar_body + " }\n";
+  });
+  uint32_t width = result->width();
+  for (const Type* t : args) width = std::max(width, t->width());
+  if (width == 1) return sname;
+  std::string vname = "brook_" + fname;
+  for (const Type* t : args) vname += "_" + m_.tag(t);
+  m_.helper(vname, [&] {
+    std::string R = m_.type_name(result);
+    std::string s = "static " + R + " " + vname + "(";
+    for (size_t i = 0; i < args.size(); ++i)
+      s += (i ? ", " : "") + m_.type_name(args[i]) + " " + names[i];
+    s += ") {\n  " + R + " r;\n";
+    for (uint32_t k = 0; k < width; ++k) {
+      s += "  r.s" + std::to_string(k) + " = " + sname + "(";
+      for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + comp(args[i], names[i], k);
+      s += ");\n";
+    }
+    return s + "  return r;\n}\n";
+  });
+  return vname;
+}
+
+std::string ClPrinter::builtin(const CallExpr& e) {
+  auto id = static_cast<Builtin>(e.builtin);
+  const stdlib::BuiltinInfo& info = stdlib::builtin_info(id);
+  std::vector<const Type*> types;
+  std::vector<std::string> args;
+  for (const ExprPtr& a : e.args) {
+    types.push_back(a->type);
+    args.push_back(expr(*a));
+  }
+  auto call = [&](const std::string& fn) {
+    std::string s = fn + "(";
+    for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i];
+    return s + ")";
+  };
+  const Type* r = e.type;
+  const Type* s0 = types.empty() ? r : types[0]->scalar_of();
+  std::string S = m_.type_name(s0);
+  auto lit = [&](const char* v) { return "(" + S + ")" + v; };
+  switch (id) {
+    case Builtin::printf: return printf_call(e);
+    case Builtin::instance: return "brook_pos";
+    case Builtin::abs:
+      if (s0->is_floating()) return call("fabs");
+      if (!s0->is_signed()) return args[0];
+      return call(componentwise("abs", r, types,
+                                "return a < 0 ? (" + S + ")(0 - (u" + S + ")a) : a;"));
+    case Builtin::rsqrt:  // correctly rounded 1/sqrt, as the reference computes it
+      return call(componentwise("rsqrt", r, types, "return " + lit("1") + " / sqrt(a);"));
+    case Builtin::frac: return call(componentwise("frac", r, types, "return a - floor(a);"));
+    case Builtin::min: return call(componentwise("min", r, types, "return b < a ? b : a;"));
+    case Builtin::max: return call(componentwise("max", r, types, "return a < b ? b : a;"));
+    case Builtin::clamp:
+      return call(componentwise("clamp", r, types,
+                                "a = a < b ? b : a; return c < a ? c : a;"));
+    case Builtin::saturate:
+      return call(componentwise("saturate", r, types,
+                                "a = a < " + lit("0") + " ? " + lit("0") + " : a; return " +
+                                    lit("1") + " < a ? " + lit("1") + " : a;"));
+    case Builtin::lerp: return call(componentwise("lerp", r, types, "return a + c * (b - a);"));
+    case Builtin::step:
+      return call(componentwise("step", r, types, "return b >= a ? " + lit("1") + " : " + lit("0") + ";"));
+    case Builtin::smoothstep:
+      return call(componentwise(
+          "smoothstep", r, types,
+          S + " t = (c - a) / (b - a); t = t < " + lit("0") + " ? " + lit("0") + " : t; t = " +
+              lit("1") + " < t ? " + lit("1") + " : t; return t * t * (" + lit("3") + " - " +
+              lit("2") + " * t);"));
+    case Builtin::sign:
+      return call(componentwise("sign", r, types,
+                                "return a > " + lit("0") + " ? " + lit("1") + " : (a < " +
+                                    lit("0") + " ? " + lit("-1") + " : " + lit("0") + ");"));
+    case Builtin::mad: return call(componentwise("mad", r, types, "return a * b + c;"));
+    case Builtin::isnan: return call(componentwise("isnan", r, types, "return isnan(a) ? 1 : 0;"));
+    case Builtin::isinf: return call(componentwise("isinf", r, types, "return isinf(a) ? 1 : 0;"));
+    case Builtin::isfinite:
+      return call(componentwise("isfinite", r, types, "return isfinite(a) ? 1 : 0;"));
+    case Builtin::ctz: {
+      std::string U = s0->is_signed() ? "u" + S : S;
+      return call(componentwise("ctz", r, types,
+                                U + " u = (" + U + ")a; return u == 0 ? (" + S + ")" +
+                                    std::to_string(bits_of(s0)) + " : (" + S +
+                                    ")popcount((u & (0 - u)) - 1);"));
+    }
+    case Builtin::dot:
+    case Builtin::length:
+    case Builtin::distance:
+    case Builtin::normalize:
+    case Builtin::reflect:
+    case Builtin::any:
+    case Builtin::all:
+    case Builtin::cross: {
+      const Type* v = types[0];
+      std::string V = m_.type_name(v);
+      uint32_t n = v->width();
+      std::string dot = "brook_dot_" + m_.tag(v);
+      m_.helper(dot, [&] {
+        // ((a0*b0 + a1*b1) + a2*b2) + a3*b3, each product rounded on its own.
+        std::string sum = "a" + std::string(n > 1 ? ".s0" : "") + " * b" + (n > 1 ? ".s0" : "");
+        for (uint32_t k = 1; k < n; ++k)
+          sum = "(" + sum + ") + a.s" + std::to_string(k) + " * b.s" + std::to_string(k);
+        return "static " + S + " " + dot + "(" + V + " a, " + V + " b) { return " + sum + "; }\n";
+      });
+      std::string name = "brook_" + std::string(info.name) + "_" + m_.tag(v);
+      std::string R = m_.type_name(r);
+      std::string body;
+      switch (id) {
+        case Builtin::dot: return call(dot);
+        case Builtin::length: body = "return sqrt(" + dot + "(a, a));"; break;
+        case Builtin::distance: body = V + " d = a - b; return sqrt(" + dot + "(d, d));"; break;
+        case Builtin::normalize: body = "return a / sqrt(" + dot + "(a, a));"; break;
+        case Builtin::reflect: body = S + " t = (" + S + ")2 * " + dot + "(b, a); return a - t * b;"; break;
+        case Builtin::cross:
+          body = "return (" + V + ")(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);";
+          break;
+        case Builtin::any:
+        case Builtin::all: {
+          std::string join = id == Builtin::any ? " || " : " && ";
+          std::string t;
+          for (uint32_t k = 0; k < n; ++k)
+            t += (k ? join : "") + comp(v, "a", k) + " != 0";
+          body = "return (" + t + ") ? 1 : 0;";
+          break;
+        }
+        default: break;
+      }
+      m_.helper(name, [&] {
+        std::string ps = V + " a";
+        if (args.size() > 1) ps += ", " + V + " b";
+        return "static " + R + " " + name + "(" + ps + ") { " + body + " }\n";
+      });
+      return call(name);
+    }
+    default: break;
+  }
+  if (!info.opencl_name.empty() && info.where != stdlib::Where::host) {
+    if (s0->kind == TypeKind::Double) m_.uses_double = true;
+    return call(std::string(info.opencl_name));
+  }
+  throw Unsupported{e.loc, "'" + e.callee + "' is not available inside kernels"};
+}
+
+std::string ClPrinter::printf_call(const CallExpr& e) {
+  // Each call appends a record to brook_pbuf: [site, words, pos.w, pos.z,
+  // pos.y, pos.x, then two words per argument]; the host formats it.
+  if (e.args.empty()) throw Unsupported{e.loc, "printf needs a format"};
+  const Expr* fmt = e.args[0].get();
+  while (auto* c = fmt->as<CastExpr>()) fmt = c->operand.get();
+  auto* lit = fmt->as<StringLit>();
+  if (!lit) throw Unsupported{e.loc, "printf in a kernel needs a string literal format"};
+  ClModule::PrintfSite site;
+  site.loc = e.loc;
+  site.format = lit->value;
+  std::string stores;
+  size_t words = 6 + 2 * (e.args.size() - 1);
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    const Expr* a = e.args[i].get();
+    const Expr* inner = a;
+    while (auto* c = inner->as<CastExpr>()) {
+      if (c->cast != CastKind::ArrayDecay && c->cast != CastKind::PointerCast) break;
+      inner = c->operand.get();
+    }
+    std::string at = "brook_pbuf[brook_at + " + std::to_string(6 + 2 * (i - 1)) + "]";
+    std::string at2 = "brook_pbuf[brook_at + " + std::to_string(7 + 2 * (i - 1)) + "]";
+    if (auto* s = inner->as<StringLit>()) {
+      site.kinds.push_back('s');
+      site.strings.push_back(s->value);
+      stores += "    " + at + " = " + std::to_string(site.strings.size() - 1) + "u;\n";
+      continue;
+    }
+    // A float promoted to double travels as a float: no fp64 needed for it.
+    auto* promo = a->as<CastExpr>();
+    if (a->type->kind == TypeKind::Double && promo && promo->operand->type->kind == TypeKind::Float) {
+      site.kinds.push_back('f');
+      stores += "    " + at + " = as_uint(" + expr(*promo->operand) + ");\n";
+      continue;
+    }
+    char k = 'i';
+    switch (a->type->kind) {
+      case TypeKind::UInt: k = 'u'; break;
+      case TypeKind::Long: k = 'l'; break;
+      case TypeKind::ULong: k = 'L'; break;
+      case TypeKind::Float: k = 'f'; break;
+      case TypeKind::Double: k = 'd'; break;
+      default:
+        if (!a->type->is_scalar()) throw Unsupported{a->loc, "printf in a kernel takes scalars and string literals"};
+        break;
+    }
+    site.kinds.push_back(k);
+    if (k == 'f') {
+      stores += "    " + at + " = as_uint(" + expr(*a) + ");\n";
+    } else {
+      std::string v = k == 'd' ? "as_ulong(" + expr(*a) + ")" : "(ulong)(long)(" + expr(*a) + ")";
+      if (k == 'd') m_.uses_double = true;
+      stores += "    { ulong brook_v = " + v + "; " + at + " = (uint)brook_v; " + at2 +
+                " = (uint)(brook_v >> 32); }\n";
+    }
+  }
+  size_t id = m_.printf_sites.size();
+  m_.printf_sites.push_back(site);
+  m_.uses_printf = true;
+  // The record is written inline (a statement expression, which PoCL's clang
+  // accepts), so arguments keep their types and evaluation order.
+  m_.helper("brook_reserve", [] {
+    return "static uint brook_reserve(__global uint* b, uint n) {\n"
+           "  uint at = atomic_add(b, n);\n"
+           "  return (at + n + 1 <= BROOK_PBUF_WORDS) ? at + 1 : 0xffffffffu;\n}\n";
+  });
+  std::string w = std::to_string(words);
+  std::string code = "({ uint brook_at = brook_reserve(brook_pbuf, " + w + "u);\n"
+                     "  if (brook_at != 0xffffffffu) {\n"
+                     "    brook_pbuf[brook_at] = " + std::to_string(id) + "u; brook_pbuf[brook_at + 1] = " + w + "u;\n"
+                     "    brook_pbuf[brook_at + 2] = (uint)brook_pos.w; brook_pbuf[brook_at + 3] = (uint)brook_pos.z;\n"
+                     "    brook_pbuf[brook_at + 4] = (uint)brook_pos.y; brook_pbuf[brook_at + 5] = (uint)brook_pos.x;\n" +
+                     stores + "  }\n  0; })";
+  return code;
+}
+
+}  // namespace brook::opencl

@@ -1,0 +1,318 @@
+#include "backends/opencl/cl_launch.hpp"
+
+#include <cstdio>
+
+#include "backends/opencl/cl_printer.hpp"
+#include "stdlib/builtins.hpp"
+
+namespace brook::opencl {
+
+using namespace ast;
+
+namespace {
+
+const FuncDecl& def_of(const FuncDecl& f) { return f.definition ? *f.definition : f; }
+
+std::string ptr_text(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
+const Type* element_of(const Type* t) {
+  while (t && t->is_array()) t = t->elem;
+  return t;
+}
+
+std::string sz(const Type* t) { return std::to_string(t->size); }
+
+// `T name = zero;` for any value type.
+std::string zero_decl(ClModule& m, const Type* t, const std::string& name) {
+  std::string T = m.type_name(t);
+  if (t->is_scalar() || t->is_vector()) return "  " + T + " " + name + " = (" + T + ")(0);\n";
+  m.helper("brook_zero", [] {
+    return "static void brook_zero(__private uchar* p, ulong n) {\n"
+           "  for (ulong i = 0; i < n; ++i) p[i] = 0;\n}\n";
+  });
+  return "  " + T + " " + name + ";\n  brook_zero((__private uchar*)&" + name + ", sizeof(" + name + "));\n";
+}
+
+// Kernel parameters, preparation and call arguments for a constant or gather.
+struct Extra {
+  std::string params, prep, call;
+};
+
+Extra extra_arg(const PlanArg& a, const ParamDecl& p, ClModule& m, const std::string& n) {
+  Extra x;
+  if (a.role == ArgRole::Gather) {
+    const Type* e = a.gather_from_host ? a.host.elem : a.view.elem;
+    if (!e) e = element_of(p.type);
+    x.params = ", __global const uchar* " + n + ", long " + n + "_base, long4 " + n + "_ext, long4 " + n + "_str";
+    x.prep = "  __global const uchar* " + n + "_g = " + n + " + " + n + "_base * " + sz(e) + ";\n";
+    x.call = ", " + n + "_g, " + n + "_ext, " + n + "_str";
+    return x;
+  }
+  if (p.type->is_array()) throw Unsupported{p.loc, "array constants are not supported by the OpenCL backend"};
+  if (p.type->is_scalar()) {
+    x.params = ", " + m.type_name(p.type) + " " + n;
+    x.call = ", " + n;
+  } else {
+    x.params = ", __global const uchar* " + n;
+    x.prep = "  " + m.type_name(p.type) + " " + n + "_v = " + m.load_fn(p.type) + "(" + n + ");\n";
+    x.call = ", " + n + "_v";
+  }
+  return x;
+}
+
+std::string vec4(const std::vector<std::string>& c) {
+  std::string s = "(float4)(";
+  for (size_t i = 0; i < 4; ++i) s += (i ? ", " : "") + (i < c.size() ? "(float)" + c[i] : std::string("0.0f"));
+  return s + ")";
+}
+
+// Unravels linear `k` over right-aligned 4-D extents into n0..n3 and returns the storage index.
+std::string view_index_helper(ClModule& m) {
+  return m.helper("brook_view_index", [] {
+    return "static long brook_view_index(long k, long4 e, long4 s, long base) {\n"
+           "  long i3 = k % e.s3; k /= e.s3;\n  long i2 = k % e.s2; k /= e.s2;\n"
+           "  long i1 = k % e.s1; long i0 = k / e.s1;\n"
+           "  return base + i0 * s.s0 + i1 * s.s1 + i2 * s.s2 + i3 * s.s3;\n}\n";
+  });
+}
+
+}  // namespace
+
+char map_kind(const DimMap& d) {
+  if (d.out_dim < 0) return 'p';
+  return d.num == d.den ? 'i' : 's';
+}
+
+std::string map_key(const MapPlan& plan) {
+  std::string k = "map " + ptr_text(&def_of(*plan.kernel)) + " r" + std::to_string(plan.domain.size());
+  for (const PlanArg& a : plan.args) {
+    k += " " + std::to_string(static_cast<int>(a.role));
+    const Type* e = a.role == ArgRole::Gather && a.gather_from_host ? a.host.elem : a.view.elem;
+    k += ":" + ptr_text(e);
+    for (const DimMap& d : a.map) k += std::string(1, map_kind(d)) + std::to_string(d.out_dim);
+  }
+  return k;
+}
+
+std::string map_source(const MapPlan& plan, ClModule& m) {
+  ClPrinter pr(m);
+  const FuncDecl& k = def_of(*plan.kernel);
+  std::string fn = pr.function(k);
+  const size_t R = plan.domain.size();
+  if (R < 1 || R > 4) throw Unsupported{plan.loc, "streams of more than 4 dimensions are not supported"};
+  std::string params = "__global uint* brook_pbuf, long brook_d0, long brook_d1, long brook_d2, long brook_d3";
+  std::string body;
+  auto p = [](size_t d) { return "p" + std::to_string(d); };
+  if (R <= 3) {
+    for (size_t i = 0; i < R; ++i)
+      body += "  long " + p(R - 1 - i) + " = get_global_id(" + std::to_string(i) + ");\n";
+  } else {
+    body += "  long p3 = get_global_id(0), p2 = get_global_id(1), brook_g = get_global_id(2);\n"
+            "  long p0 = brook_g / brook_d1, p1 = brook_g % brook_d1;\n";
+  }
+  std::vector<std::string> pos_comps;
+  for (size_t i = 0; i < R; ++i) pos_comps.push_back(p(R - 1 - i));
+  body += "  int4 brook_pos = (int4)(";
+  for (size_t i = 0; i < 4; ++i) body += (i ? ", " : "") + (i < R ? "(int)" + pos_comps[i] : std::string("0"));
+  body += ");\n  float4 brook_fpos = convert_float4(brook_pos);\n";
+  std::string call = fn + "(brook_pos, brook_pbuf";
+  std::string stores;
+  for (const PlanArg& a : plan.args) {
+    const ParamDecl& prm = *k.params.at(static_cast<size_t>(a.param));
+    std::string n = "a" + std::to_string(a.param);
+    if (a.role == ArgRole::Constant || a.role == ArgRole::Gather) {
+      Extra x = extra_arg(a, prm, m, n);
+      params += x.params;
+      body += x.prep;
+      call += x.call;
+      continue;
+    }
+    const Type* t = prm.type;
+    const size_t V = a.map.size();
+    bool out = a.role == ArgRole::Output;
+    params += std::string(out ? ", __global uchar* " : ", __global const uchar* ") + n + ", long " + n +
+              "_base, long4 " + n + "_str";
+    if (!out) params += ", long4 " + n + "_num, long4 " + n + "_den";
+    std::string sidx = n + "_base";
+    std::vector<std::string> ix;
+    for (size_t d = 0; d < V; ++d) {
+      const DimMap& dm = a.map[d];
+      std::string i = n + "_i" + std::to_string(d);
+      std::string c = ".s" + std::to_string(d);
+      std::string v = "0";
+      if (dm.out_dim >= 0 && static_cast<size_t>(dm.out_dim) < R) {
+        v = p(static_cast<size_t>(dm.out_dim));
+        if (map_kind(dm) == 's') v = "(" + v + " * " + n + "_num" + c + ") / " + n + "_den" + c;
+      }
+      body += "  long " + i + " = " + v + ";\n";
+      // The last dimension is contiguous: its stride is 1.
+      sidx += d + 1 == V ? " + " + i : " + " + i + " * " + n + "_str" + c;
+    }
+    for (size_t d = V; d-- > 0;) ix.push_back(n + "_i" + std::to_string(d));
+    std::string addr = n + " + (" + sidx + ") * " + sz(t);
+    if (out) {
+      body += "  __global uchar* " + n + "_p = " + addr + ";\n";
+      if (ClPrinter::reads_before_write(k, prm)) {
+        body += "  " + m.type_name(t) + " " + n + "_v = " + m.load_fn(t) + "(" + n + "_p);\n";
+      } else {
+        body += zero_decl(m, t, n + "_v");
+      }
+      call += ", &" + n + "_v, brook_fpos";
+      stores += "  " + m.store_fn(t) + "(" + n + "_p, " + n + "_v);\n";
+    } else {
+      body += "  " + m.type_name(t) + " " + n + "_v = " + m.load_fn(t) + "(" + addr + ");\n";
+      call += ", " + n + "_v, " + vec4(ix);
+    }
+  }
+  body += "  " + call + ");\n" + stores;
+  m.add_function("__kernel void brook_map(" + params + ") {\n" + body + "}\n");
+  return m.source();
+}
+
+std::string reduce_key(const ReducePlan& plan) {
+  std::string k = "reduce " + ptr_text(&def_of(*plan.reducer)) + " " + ptr_text(plan.input.elem) +
+                  (canonical_extents(plan.input.extents).size() == 1 ? " r1" : " rn");
+  for (const PlanArg& a : plan.extra) k += " " + std::to_string(static_cast<int>(a.role));
+  return k;
+}
+
+std::string reduce_source(const ReducePlan& plan, ClModule& m) {
+  ClPrinter pr(m);
+  const FuncDecl& f = def_of(*plan.reducer);
+  std::string fn = pr.function(f);
+  const Type* t = f.params.at(static_cast<size_t>(plan.input_param))->type;
+  std::string T = m.type_name(t), S = sz(t), ld = m.load_fn(t), st = m.store_fn(t);
+  std::string xparams, xprep;
+  std::vector<std::string> call_args(f.params.size());
+  call_args[static_cast<size_t>(plan.input_param)] = ", x, (float4)(0.0f)";
+  call_args[static_cast<size_t>(plan.reduce_param)] = ", &acc, (float4)(0.0f)";
+  for (const PlanArg& a : plan.extra) {
+    std::string n = "a" + std::to_string(a.param);
+    Extra x = extra_arg(a, *f.params.at(static_cast<size_t>(a.param)), m, n);
+    xparams += x.params;
+    xprep += x.prep;
+    call_args.at(static_cast<size_t>(a.param)) = x.call;
+  }
+  std::string call = "    " + fn + "(brook_pos, brook_pbuf";
+  for (const std::string& c : call_args) call += c;
+  call += ");\n";
+  bool one_d = canonical_extents(plan.input.extents).size() == 1;
+  std::string first =
+      "__kernel void brook_reduce_first(__global uint* brook_pbuf, __global const uchar* src, long base,"
+      " long4 ext, long4 str, long4 oext, long4 blk, long G, long nchunks, long B, __global uchar* dst" +
+      xparams + ") {\n  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
+      "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, B);\n";
+  if (one_d) {
+    first += "  __global const uchar* s = src + (base + o * B * str.s3) * " + S + ";\n"
+             "  " + T + " acc = " + ld + "(s + k * str.s3 * " + S + ");\n"
+             "  for (++k; k < kend; ++k) {\n    " + T + " x = " + ld + "(s + k * str.s3 * " + S + ");\n" +
+             call + "  }\n";
+  } else {
+    std::string sidx = "base + (o0 * blk.s0 + b0) * str.s0 + (o1 * blk.s1 + b1) * str.s1 + "
+                       "(o2 * blk.s2 + b2) * str.s2 + (o3 * blk.s3 + b3) * str.s3";
+    first += "  long q = o;\n  long o3 = q % oext.s3; q /= oext.s3;\n  long o2 = q % oext.s2; q /= oext.s2;\n"
+             "  long o1 = q % oext.s1; long o0 = q / oext.s1;\n"
+             "  long r = k;\n  long b3 = r % blk.s3; r /= blk.s3;\n  long b2 = r % blk.s2; r /= blk.s2;\n"
+             "  long b1 = r % blk.s1; long b0 = r / blk.s1;\n"
+             "  " + T + " acc = " + ld + "(src + (" + sidx + ") * " + S + ");\n"
+             "  for (++k; k < kend; ++k) {\n"
+             "    if (++b3 == blk.s3) { b3 = 0; if (++b2 == blk.s2) { b2 = 0; if (++b1 == blk.s1) { b1 = 0; ++b0; } } }\n"
+             "    " + T + " x = " + ld + "(src + (" + sidx + ") * " + S + ");\n" + call + "  }\n";
+  }
+  first += "  " + st + "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n";
+  m.add_function(first);
+  m.add_function(
+      "__kernel void brook_reduce_next(__global uint* brook_pbuf, __global const uchar* src, long n,"
+      " long G, long nchunks, __global uchar* dst" + xparams + ") {\n"
+      "  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
+      "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, n);\n"
+      "  " + T + " acc = " + ld + "(src + (o * n + k) * " + S + ");\n"
+      "  for (++k; k < kend; ++k) {\n    " + T + " x = " + ld + "(src + (o * n + k) * " + S + ");\n" +
+      call + "  }\n  " + st + "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n");
+  std::string vi = view_index_helper(m);
+  m.add_function("__kernel void brook_reduce_store(__global const uchar* src, __global uchar* out, long base,"
+                 " long4 ext, long4 str) {\n  long o = get_global_id(0);\n  " + st + "(out + " + vi +
+                 "(o, ext, str, base) * " + S + ", " + ld + "(src + o * " + S + "));\n}\n");
+  return m.source();
+}
+
+std::string gs_key(const GatherScatterPlan& plan) {
+  return std::string(plan.is_scatter ? "scatter " : "gather ") + ptr_text(plan.values.elem) + " " +
+         ptr_text(plan.index.elem) + " " + ptr_text(plan.array.elem) + " " +
+         std::to_string(canonical_extents(plan.array.extents).size()) + " " +
+         std::to_string(plan.builtin_op) + " " + ptr_text(plan.op ? &def_of(*plan.op) : nullptr);
+}
+
+std::string gs_source(const GatherScatterPlan& plan, ClModule& m) {
+  const Type* t = plan.array.elem;
+  const Type* it = plan.index.elem;
+  if (!t || !it) throw Unsupported{plan.loc, "streams without an element type"};
+  std::string T = m.type_name(t), S = sz(t), ld = m.load_fn(t), st = m.store_fn(t);
+  std::string vi = view_index_helper(m);
+  size_t A = canonical_extents(plan.array.extents).size();
+  if (A > 4) A = 4;
+  std::string b =
+      "  int4 brook_pos = (int4)(0);\n"
+      "  for (int pass = 0; pass < 2; ++pass) {\n    for (long k = 0; k < n; ++k) {\n"
+      "      long vs = " + vi + "(k, vext, vstr, vbase);\n      long is = " + vi + "(k, iext, istr, ibase);\n"
+      "      " + m.type_name(it) + " iv = " + m.load_fn(it) + "(idx + is * " + sz(it) + ");\n";
+  std::string as = "abase";
+  std::string check;
+  for (size_t j = 0; j < A; ++j) {
+    std::string c = "c" + std::to_string(j);
+    std::string comp = it->is_vector() ? (j < it->count ? std::string("iv.s") + std::to_string(j) : "0") : (j == 0 ? "iv" : "0");
+    std::string conv = it->scalar_of()->is_floating() ? "(long)(int)(" + comp + " + 0.5f)" : "(long)(" + comp + ")";
+    b += "      long " + c + " = " + conv + ";\n";
+    std::string d = ".s" + std::to_string(3 - j);
+    check += std::string(j ? " || " : "") + c + " < 0 || " + c + " >= aext" + d;
+    as += " + " + c + " * astr" + d;
+  }
+  b += "      if (pass == 0) {\n        if (" + check + ") { err[0] = k; return; }\n        continue;\n      }\n"
+       "      __global uchar* ap = arr + (" + as + ") * " + S + ";\n"
+       "      __global uchar* vp = vals + vs * " + S + ";\n";
+  if (plan.op) {
+    ClPrinter pr(m);
+    const FuncDecl& f = def_of(*plan.op);
+    std::string fn = pr.function(f);
+    std::vector<const ParamDecl*> streams;
+    for (const auto& p : f.params)
+      if (p->pkind == ParamKind::Input || p->pkind == ParamKind::Reduce) streams.push_back(p.get());
+      else throw Unsupported{plan.loc, "'" + f.name + "' takes arguments a gather or scatter operator cannot pass"};
+    if (streams.size() != 2) throw Unsupported{plan.loc, "'" + f.name + "' needs two stream parameters"};
+    std::string call = fn + "(brook_pos, brook_pbuf";
+    for (size_t i = 0; i < 2; ++i) {
+      std::string v = "v" + std::to_string(i);
+      call += streams[i]->pkind == ParamKind::Reduce ? ", &" + v + ", (float4)(0.0f)" : ", " + v + ", (float4)(0.0f)";
+    }
+    call += ");\n";
+    int red = streams[0]->pkind == ParamKind::Reduce ? 0 : 1;
+    if (!plan.is_scatter) {
+      b += "      " + T + " v0 = " + ld + "(ap), v1 = v0;\n      " + st + "(vp, v0);\n      " + call +
+           "      " + st + "(ap, v" + std::to_string(red) + ");\n";
+    } else {
+      b += "      " + T + " v0 = " + ld + "(ap), v1 = " + ld + "(vp);\n      " + call + "      " + st +
+           (red == 0 ? "(ap, v0);\n" : "(vp, v1);\n");
+    }
+  } else if (!plan.is_scatter) {
+    b += "      " + T + " old = " + ld + "(ap);\n      " + st + "(vp, old);\n";
+    if (plan.builtin_op == stdlib::STREAM_GATHER_INC) b += "      " + st + "(ap, old + (" + T + ")(1));\n";
+  } else {
+    switch (plan.builtin_op) {
+      case stdlib::STREAM_SCATTER_ADD: b += "      " + st + "(ap, " + ld + "(ap) + " + ld + "(vp));\n"; break;
+      case stdlib::STREAM_SCATTER_MUL: b += "      " + st + "(ap, " + ld + "(ap) * " + ld + "(vp));\n"; break;
+      default: b += "      " + st + "(ap, " + ld + "(vp));\n"; break;
+    }
+  }
+  b += "    }\n  }\n";
+  m.add_function("__kernel void brook_gs(__global uint* brook_pbuf, __global uchar* vals, long vbase, long4 vext,"
+                 " long4 vstr, __global const uchar* idx, long ibase, long4 iext, long4 istr,"
+                 " __global uchar* arr, long abase, long4 aext, long4 astr, long n, __global long* err) {\n" +
+                 b + "}\n");
+  return m.source();
+}
+
+}  // namespace brook::opencl

@@ -1,0 +1,54 @@
+// Entry kernels for the three kinds of plan. One OpenCL program per distinct
+// (kernel, roles, element types, ranks, index-map kinds): extents, offsets,
+// strides and resampling ratios are kernel arguments, so a new shape reuses
+// the compiled program. The argument order each generator documents is the
+// one opencl_backend.cpp sets.
+#pragma once
+
+#include <string>
+
+#include "backends/opencl/cl_module.hpp"
+#include "backends/plan.hpp"
+
+namespace brook::opencl {
+
+// Map kernel `brook_map`. Arguments:
+//   __global uint* pbuf, long d0, d1, d2, d3 (domain extents, slowest first, 1-padded);
+//   per plan arg, in parameter order:
+//     Input/Iter: __global const uchar* buf, long base, long4 stride, long4 num, long4 den
+//     Output:     __global uchar* buf, long base, long4 stride
+//     Gather:     __global const uchar* buf, long base, long4 ext, long4 stride
+//     Constant:   a scalar by value (bool as uchar); anything else as a
+//                 __global const uchar* holding its C-layout bytes
+std::string map_key(const MapPlan& plan);
+std::string map_source(const MapPlan& plan, ClModule& m);
+
+// Reduction kernels over contiguous partials of the element type T:
+//   brook_reduce_first(pbuf, __global const uchar* src, long base, long4 ext, long4 stride,
+//                      long4 oext, long4 block, long G, long nchunks, long B,
+//                      __global uchar* dst, <extras as in map>)
+//     item (j, o): folds block elements [j*G, min((j+1)*G, B)) of output o into dst[o*nchunks+j]
+//   brook_reduce_next(pbuf, __global const uchar* src, long n, long G, long nchunks,
+//                     __global uchar* dst, <extras>)
+//     item (j, o): folds src[o*n + [j*G, min((j+1)*G, n))] into dst[o*nchunks+j]
+//   brook_reduce_store(__global const uchar* src, __global uchar* out, long base, long4 ext, long4 stride)
+//     item o: out view element o (row-major) = src[o]
+// Views are described by 4-component ext/stride vectors, right-aligned
+// (s3 is the last dimension), leading entries ext 1, stride 0.
+std::string reduce_key(const ReducePlan& plan);
+std::string reduce_source(const ReducePlan& plan, ClModule& m);
+
+// streamGatherOp / streamScatterOp, one work-item in row-major order:
+//   brook_gs(pbuf, vals, long vbase, long4 vext, long4 vstr,
+//            idx, long ibase, long4 iext, long4 istr,
+//            arr, long abase, long4 aext, long4 astr, long n, __global long* err)
+// aext/astr are the array's canonical dimensions, right-aligned. err[0] is
+// set to the first element whose index lies outside the array (nothing is
+// written then), else left at -1.
+std::string gs_key(const GatherScatterPlan& plan);
+std::string gs_source(const GatherScatterPlan& plan, ClModule& m);
+
+// 'p' pinned to 0, 'i' identity, 's' scaled (num/den).
+char map_kind(const DimMap& m);
+
+}  // namespace brook::opencl

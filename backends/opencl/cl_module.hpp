@@ -1,0 +1,81 @@
+// One OpenCL C translation unit under construction: the struct definitions,
+// helper functions and kernel functions a launch needs, each emitted once and
+// in dependency order. The printer and the launch generators add to it; the
+// runtime compiles source().
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lang/source.hpp"
+#include "lang/types.hpp"
+
+namespace brook::opencl {
+
+// A construct the OpenCL backend cannot express (a host-only construct that
+// reached a kernel, an unsupported form): reported as a runtime error at loc.
+struct Unsupported {
+  SourceLoc loc;
+  std::string message;
+};
+
+// Capacity of the printf record buffer, in 32-bit words (word 0 is the fill count).
+inline constexpr uint32_t kPrintfWords = 1u << 22;
+
+class ClModule {
+ public:
+  // The OpenCL spelling of a value type in private memory: scalars (bool is
+  // uchar), native vectors, generated structs. Registers struct definitions.
+  std::string type_name(const Type* t);
+  // A declaration of `name` with type `t`, arrays included: "float m[4][2]".
+  std::string declare(const Type* t, const std::string& name);
+
+  // Functions reading / writing one element of type `t` in C layout (tightly
+  // packed vectors, natural alignment) at a `__global uchar*`:
+  //   T brook_ld_X(__global const uchar* p);  void brook_st_X(__global uchar* p, T v);
+  std::string load_fn(const Type* t);
+  std::string store_fn(const Type* t);
+
+  // A helper function named `name`, defined by make() the first time.
+  const std::string& helper(const std::string& name, const std::function<std::string()>& make);
+  bool has_helper(const std::string& name) const { return helpers_.count(name) != 0; }
+  void add_function(std::string text) { functions_.push_back(std::move(text)); }
+
+  bool uses_double = false;
+  bool uses_printf = false;
+
+  // The whole translation unit.
+  std::string source() const;
+
+  // A C identifier naming the type ("float4", "int_a3", a struct's name).
+  std::string tag(const Type* t);
+
+  // printf inside kernels: each call site, with what its arguments are, so
+  // the host can format the records kernels append (see cl_printf.hpp).
+  struct PrintfSite {
+    SourceLoc loc;
+    std::string format;
+    std::vector<char> kinds;  // per argument: 'i' int, 'u' uint, 'l' long, 'L' ulong, 'f' float, 'd' double, 's' string
+    std::vector<std::string> strings;  // string literal arguments, by index
+  };
+  std::vector<PrintfSite> printf_sites;
+
+ private:
+  std::map<const Type*, std::string> struct_names_;
+  std::vector<std::string> struct_defs_;
+  std::map<std::string, std::string> helpers_;
+  std::vector<std::string> helper_order_;
+  std::vector<std::string> functions_;
+};
+
+// The C type name of a scalar kind ("uint", "ulong", bool → "uchar").
+std::string scalar_name(const Type* t);
+// Spelling of a value as an OpenCL literal of type `t` (scalar): "1.5f", "(int)3".
+std::string float_literal(double v, bool is_float);
+// An identifier safe from OpenCL C's reserved words and our own brook_ names.
+std::string safe_name(const std::string& name);
+
+}  // namespace brook::opencl

@@ -1,0 +1,79 @@
+// The C-style printer: typed kernel AST → OpenCL C. The statement and
+// expression structure is plain C; what OpenCL spells differently is kept in
+// a few places: address spaces and hidden parameters (function signatures,
+// cl_printer.cpp), vector literals, conversions and comparisons
+// (cl_printer_expr.cpp), builtins and printf (cl_builtins.cpp).
+//
+// Calling convention of a printed Brook kernel or reduce function
+// `brook_k_NAME`:
+//   (int4 brook_pos, __global uint* brook_pbuf, per parameter:
+//      input/iter  T x, float4 brook_ix_x        (value, indexof)
+//      out/reduce  __private T* x, float4 brook_ix_x
+//      constant    T x
+//      gather      __global const uchar* x, long4 brook_ge_x, long4 brook_gs_x
+//                  (element base, extents and strides of its logical dimensions))
+// brook_pos is the invocation's position (x = last dimension), the value of
+// instance(); brook_pbuf receives printf records.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "backends/opencl/cl_module.hpp"
+#include "lang/ast.hpp"
+
+namespace brook::opencl {
+
+class ClPrinter {
+ public:
+  explicit ClPrinter(ClModule& module) : m_(module) {}
+
+  // Prints `f` (a kernel or reduce function) and every kernel it calls into
+  // the module, callees first; returns its OpenCL name. Throws Unsupported.
+  std::string function(const ast::FuncDecl& f);
+  static std::string function_name(const ast::FuncDecl& f);
+
+  // Whether the kernel body may read output parameter `out` before writing it
+  // (then the launch must load the element's current value first).
+  static bool reads_before_write(const ast::FuncDecl& f, const ast::ParamDecl& out);
+
+ private:
+  // Statements (cl_printer.cpp)
+  void stmt(const ast::Stmt& s, int indent, std::string& out);
+  void local_decl(const ast::VarDecl& v, int indent, std::string& out);
+  std::string init_list(const ast::Expr& e, const Type* t);
+
+  // Expressions (cl_printer_expr.cpp)
+ public:
+  std::string expr(const ast::Expr& e);
+ private:
+  std::string name_ref(const ast::NameExpr& e);
+  std::string unary(const ast::UnaryExpr& e);
+  std::string binary(const ast::BinaryExpr& e);
+  std::string arith(ast::BinaryOp op, const std::string& l, const std::string& r, const Type* t);
+  std::string assign(const ast::AssignExpr& e);
+  std::string cast(const ast::CastExpr& e);
+  std::string gather(const ast::GatherExpr& e);
+  std::string kernel_call(const ast::CallExpr& e);
+  std::string index_of(const ast::IndexofExpr& e);
+  const ast::ParamDecl* stream_param(const ast::Expr& e) const;
+
+ public:
+  // Conversion of `text` (of type `from`) to `to`, OpenCL-spelled.
+  std::string convert(const std::string& text, const Type* from, const Type* to);
+
+ private:
+  // Builtins (cl_builtins.cpp)
+  std::string builtin(const ast::CallExpr& e);
+  std::string componentwise(const std::string& fname, const Type* result,
+                            const std::vector<const Type*>& args,
+                            const std::string& scalar_body);
+  std::string printf_call(const ast::CallExpr& e);
+
+  ClModule& m_;
+  const ast::FuncDecl* current_ = nullptr;
+  std::set<const ast::FuncDecl*> in_progress_;
+};
+
+}  // namespace brook::opencl

@@ -1,0 +1,364 @@
+// Expressions. Every subexpression is parenthesised, so C precedence never
+// has to be reconstructed; OpenCL's differences from Brook are spelled out:
+// vector comparisons give -1 (Brook: 1), integer division by zero is
+// undefined (Brook kernels: 0), vector literals are (T)(…), conversions
+// between vector types go through convert_T.
+#include "backends/opencl/cl_printer.hpp"
+
+namespace brook::opencl {
+
+using namespace ast;
+
+namespace {
+
+bool is_compare(BinaryOp op) {
+  return op == BinaryOp::Lt || op == BinaryOp::Gt || op == BinaryOp::Le || op == BinaryOp::Ge ||
+         op == BinaryOp::Eq || op == BinaryOp::Ne;
+}
+
+const char* op_text(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Mul: return "*";
+    case BinaryOp::Div: return "/";
+    case BinaryOp::Mod: return "%";
+    case BinaryOp::Add: return "+";
+    case BinaryOp::Sub: return "-";
+    case BinaryOp::Shl: return "<<";
+    case BinaryOp::Shr: return ">>";
+    case BinaryOp::Lt: return "<";
+    case BinaryOp::Gt: return ">";
+    case BinaryOp::Le: return "<=";
+    case BinaryOp::Ge: return ">=";
+    case BinaryOp::Eq: return "==";
+    case BinaryOp::Ne: return "!=";
+    case BinaryOp::BitAnd: return "&";
+    case BinaryOp::BitXor: return "^";
+    case BinaryOp::BitOr: return "|";
+    case BinaryOp::LogAnd: return "&&";
+    case BinaryOp::LogOr: return "||";
+  }
+  return "?";
+}
+
+std::string unsigned_of(const Type* s) {
+  switch (s->kind) {
+    case TypeKind::Char: return "uchar";
+    case TypeKind::Short: return "ushort";
+    case TypeKind::Int: return "uint";
+    case TypeKind::Long: return "ulong";
+    default: return scalar_name(s);
+  }
+}
+
+// Brook's 1-for-true from OpenCL's -1-for-true vector results.
+std::string vector_truth(const std::string& cmp, uint32_t width) {
+  return "(-convert_int" + std::to_string(width) + "(" + cmp + "))";
+}
+
+}  // namespace
+
+std::string ClPrinter::convert(const std::string& text, const Type* from, const Type* to) {
+  if (from == to) return text;
+  if (to->is_void()) return "((void)(" + text + "))";
+  if (to->kind == TypeKind::Bool) return "((uchar)((" + text + ") != 0))";
+  std::string T = m_.type_name(to);
+  if (to->is_vector()) {
+    if (from->is_vector()) {
+      if (from->elem == to->elem) return text;
+      return "convert_" + T + "(" + text + ")";
+    }
+    return "((" + T + ")((" + scalar_name(to->elem) + ")(" + text + ")))";
+  }
+  return "((" + T + ")(" + text + "))";
+}
+
+const ParamDecl* ClPrinter::stream_param(const Expr& e) const {
+  auto* n = e.as<NameExpr>();
+  if (!n || !n->decl) return nullptr;
+  return n->decl->as<ParamDecl>();
+}
+
+std::string ClPrinter::name_ref(const NameExpr& e) {
+  if (!e.decl) throw Unsupported{e.loc, "'" + e.name + "' is not resolved"};
+  if (auto* p = e.decl->as<ParamDecl>()) {
+    if (p->pkind == ParamKind::Out || p->pkind == ParamKind::Reduce) return "(*" + safe_name(p->name) + ")";
+    if (p->pkind == ParamKind::Gather)
+      throw Unsupported{e.loc, "gather array '" + e.name + "' can only be indexed here"};
+    return safe_name(p->name);
+  }
+  if (auto* c = e.decl->as<EnumConstDecl>()) return "(" + std::to_string(c->value) + ")";
+  if (auto* v = e.decl->as<VarDecl>()) {
+    if (v->is_global) throw Unsupported{e.loc, "kernels cannot use the host global '" + e.name + "'"};
+    return safe_name(v->name);
+  }
+  throw Unsupported{e.loc, "'" + e.name + "' cannot be used inside a kernel"};
+}
+
+std::string ClPrinter::arith(BinaryOp op, const std::string& l, const std::string& r, const Type* t) {
+  const Type* s = t->scalar_of();
+  if ((op == BinaryOp::Div || op == BinaryOp::Mod) && s->is_integer()) {
+    // Integer division or remainder by zero yields 0 in kernels; so does
+    // MIN / -1's remainder, and the quotient wraps instead of trapping.
+    std::string S = scalar_name(s);
+    std::string U = unsigned_of(s);
+    bool div = op == BinaryOp::Div;
+    std::string sname = std::string(div ? "brook_div_" : "brook_mod_") + S;
+    m_.helper(sname, [&] {
+      std::string body;
+      if (s->is_signed()) {
+        body = div ? "b == 0 ? (" + S + ")0 : (b == (" + S + ")-1 ? (" + S + ")(0 - (" + U +
+                         ")a) : (" + S + ")(a / b))"
+                   : "(b == 0 || b == (" + S + ")-1) ? (" + S + ")0 : (" + S + ")(a % b)";
+      } else {
+        body = "b == 0 ? (" + S + ")0 : (" + S + ")(a " + (div ? "/" : "%") + " b)";
+      }
+      return "static " + S + " " + sname + "(" + S + " a, " + S + " b) { return " + body + "; }\n";
+    });
+    if (!t->is_vector()) return sname + "(" + l + ", " + r + ")";
+    std::string T = m_.type_name(t);
+    std::string vname = std::string(div ? "brook_div_" : "brook_mod_") + T;
+    m_.helper(vname, [&] {
+      std::string b = "static " + T + " " + vname + "(" + T + " a, " + T + " b) {\n  " + T + " r;\n";
+      for (uint32_t k = 0; k < t->count; ++k) {
+        std::string c = ".s" + std::to_string(k);
+        b += "  r" + c + " = " + sname + "(a" + c + ", b" + c + ");\n";
+      }
+      return b + "  return r;\n}\n";
+    });
+    return vname + "(" + l + ", " + r + ")";
+  }
+  std::string text = "(" + l + " " + op_text(op) + " " + r + ")";
+  if (is_compare(op) && t->is_vector()) return vector_truth(text, t->count);
+  return text;
+}
+
+std::string ClPrinter::unary(const UnaryExpr& e) {
+  std::string x = expr(*e.operand);
+  switch (e.op) {
+    case UnaryOp::Plus: return "(+" + x + ")";
+    case UnaryOp::Neg: return "(-" + x + ")";
+    case UnaryOp::BitNot: return "(~" + x + ")";
+    case UnaryOp::Not:
+      if (e.operand->type->is_vector()) return vector_truth("(!" + x + ")", e.operand->type->count);
+      return "(!" + x + ")";
+    case UnaryOp::PreInc: return "(++" + x + ")";
+    case UnaryOp::PreDec: return "(--" + x + ")";
+    case UnaryOp::PostInc: return "(" + x + "++)";
+    case UnaryOp::PostDec: return "(" + x + "--)";
+    case UnaryOp::Deref:
+    case UnaryOp::AddrOf: break;
+  }
+  throw Unsupported{e.loc, "pointers are not available inside kernels"};
+}
+
+std::string ClPrinter::binary(const BinaryExpr& e) {
+  std::string l = expr(*e.lhs), r = expr(*e.rhs);
+  if (e.op == BinaryOp::LogAnd || e.op == BinaryOp::LogOr) return arith(e.op, l, r, e.type);
+  return arith(e.op, l, r, e.lhs->type);
+}
+
+std::string ClPrinter::assign(const AssignExpr& e) {
+  std::string l = expr(*e.lhs), r = expr(*e.rhs);
+  if (!e.op) return "(" + l + " = " + r + ")";
+  const Type* lt = e.lhs->type;
+  const Type* ot = e.op_type ? e.op_type : lt;
+  bool int_div = (*e.op == BinaryOp::Div || *e.op == BinaryOp::Mod) && ot->scalar_of()->is_integer();
+  if (ot == lt && !int_div) return "(" + l + " " + op_text(*e.op) + "= " + r + ")";
+  return "(" + l + " = " + convert(arith(*e.op, convert(l, lt, ot), r, ot), ot, lt) + ")";
+}
+
+std::string ClPrinter::cast(const CastExpr& e) {
+  std::string x = expr(*e.operand);
+  const Type* from = e.operand->type;
+  switch (e.cast) {
+    case CastKind::Convert:
+    case CastKind::Broadcast: return convert(x, from, e.type);
+    case CastKind::ToBool: return "((uchar)((" + x + ") != 0))";
+    case CastKind::ToVoid: return "((void)(" + x + "))";
+    case CastKind::ArrayDecay:
+    case CastKind::PointerCast: break;
+  }
+  throw Unsupported{e.loc, "pointers are not available inside kernels"};
+}
+
+std::string ClPrinter::index_of(const IndexofExpr& e) {
+  const ParamDecl* p = e.operand ? stream_param(*e.operand) : nullptr;
+  if (!p) throw Unsupported{e.loc, "indexof needs a stream parameter"};
+  if (p->pkind == ParamKind::Gather) return "((float4)(0.0f))";
+  return "brook_ix_" + safe_name(p->name);
+}
+
+std::string ClPrinter::gather(const GatherExpr& e) {
+  const ParamDecl* p = stream_param(*e.param);
+  if (!p || p->pkind != ParamKind::Gather) throw Unsupported{e.loc, "not a gather array"};
+  std::string g = safe_name(p->name);
+  int rank = p->gather_rank > 0 ? p->gather_rank : 1;
+  // The index expressions, slowest dimension first.
+  std::vector<std::pair<std::string, const Type*>> idx;
+  if (e.indices.size() == 1 && e.indices[0]->type->is_vector()) {
+    const Type* v = e.indices[0]->type;
+    std::string V = m_.type_name(v);
+    std::string S = scalar_name(v->elem);
+    std::string name = "brook_gv_" + V + "_r" + std::to_string(rank);
+    std::string gi = m_.helper("brook_gi_" + S, [&] {
+      std::string clampi = "return i < 0 ? 0 : (i >= n ? n - 1 : i);";
+      std::string conv = v->elem->is_floating() ? "long i = (long)floor(f + (" + S + ")0.25);"
+                                                : "long i = (long)f;";
+      return "static long brook_gi_" + S + "(" + S + " f, long n) { " + conv + " " + clampi + " }\n";
+    });
+    m_.helper(name, [&] {
+      std::string b = "static long " + name + "(" + V + " v, long4 e, long4 s) {\n  return ";
+      if (rank == 1) {
+        b += gi + "(v.x, e.s0) * s.s0";
+      } else {
+        b += gi + "(v.y, e.s0) * s.s0 + " + gi + "(v.x, e.s1) * s.s1";
+      }
+      return b + ";\n}\n";
+    });
+    std::string off = name + "(" + expr(*e.indices[0]) + ", brook_ge_" + g + ", brook_gs_" + g + ")";
+    return m_.load_fn(e.type) + "(" + g + " + " + off + " * " + std::to_string(e.type->size) + ")";
+  }
+  std::string off;
+  for (size_t k = 0; k < e.indices.size() && k < 4; ++k) {
+    const Type* t = e.indices[k]->type;
+    std::string S = scalar_name(t);
+    std::string gi = m_.helper("brook_gi_" + S, [&] {
+      std::string conv = t->is_floating() ? "long i = (long)floor(f + (" + S + ")0.25);"
+                                          : "long i = (long)f;";
+      return "static long brook_gi_" + S + "(" + S + " f, long n) { " + conv +
+             " return i < 0 ? 0 : (i >= n ? n - 1 : i); }\n";
+    });
+    std::string c = ".s" + std::to_string(k);
+    off += (k ? " + " : "") + gi + "(" + expr(*e.indices[k]) + ", brook_ge_" + g + c +
+           ") * brook_gs_" + g + c;
+  }
+  return m_.load_fn(e.type) + "(" + g + " + (" + off + ") * " + std::to_string(e.type->size) + ")";
+}
+
+std::string ClPrinter::kernel_call(const CallExpr& e) {
+  if (!e.func) throw Unsupported{e.loc, "call to '" + e.callee + "' is not resolved"};
+  const FuncDecl& callee = e.func->definition ? *e.func->definition : *e.func;
+  if (callee.fkind != FuncKind::Kernel)
+    throw Unsupported{e.loc, "'" + e.callee + "' cannot be called inside a kernel"};
+  std::string name = function(callee);
+  std::string s = name + "(brook_pos, brook_pbuf";
+  std::string pos_index = "convert_float4(brook_pos)";
+  for (size_t i = 0; i < callee.params.size() && i < e.args.size(); ++i) {
+    const ParamDecl& p = *callee.params[i];
+    const Expr& a = *e.args[i];
+    const ParamDecl* ap = stream_param(a);
+    bool caller_stream = ap && (ap->pkind == ParamKind::Input || ap->pkind == ParamKind::Iter ||
+                                ap->pkind == ParamKind::Out || ap->pkind == ParamKind::Reduce);
+    std::string ix = caller_stream ? "brook_ix_" + safe_name(ap->name) : pos_index;
+    switch (p.pkind) {
+      case ParamKind::Input:
+      case ParamKind::Iter:
+        s += ", " + expr(a) + ", " + ix;
+        break;
+      case ParamKind::Out:
+      case ParamKind::Reduce:
+        if (ap && (ap->pkind == ParamKind::Out || ap->pkind == ParamKind::Reduce)) {
+          s += ", " + safe_name(ap->name) + ", " + ix;
+        } else if (a.kind == ExprKind::Swizzle) {
+          throw Unsupported{a.loc, "an output argument cannot be a swizzle on the OpenCL backend"};
+        } else {
+          s += ", &" + expr(a) + ", " + ix;
+        }
+        break;
+      case ParamKind::Gather:
+        if (!ap || ap->pkind != ParamKind::Gather)
+          throw Unsupported{a.loc, "gather parameter '" + p.name + "' needs a gather array"};
+        s += ", " + safe_name(ap->name) + ", brook_ge_" + safe_name(ap->name) + ", brook_gs_" +
+             safe_name(ap->name);
+        break;
+      case ParamKind::Const:
+      case ParamKind::Value:
+        s += ", " + expr(a);
+        break;
+    }
+  }
+  return s + ")";
+}
+
+std::string ClPrinter::expr(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::IntLit: {
+      auto* i = e.as<IntLit>();
+      std::string v = std::to_string(i->value);
+      switch (e.type->kind) {
+        case TypeKind::UInt: return v + "u";
+        case TypeKind::Long: return v + "L";
+        case TypeKind::ULong: return v + "UL";
+        default: return v;
+      }
+    }
+    case ExprKind::FloatLit:
+      return float_literal(e.as<FloatLit>()->value, e.type->kind == TypeKind::Float);
+    case ExprKind::BoolLit: return e.as<BoolLit>()->value ? "((uchar)1)" : "((uchar)0)";
+    case ExprKind::Name: return name_ref(*e.as<NameExpr>());
+    case ExprKind::Unary: return unary(*e.as<UnaryExpr>());
+    case ExprKind::Binary: return binary(*e.as<BinaryExpr>());
+    case ExprKind::Assign: return assign(*e.as<AssignExpr>());
+    case ExprKind::Conditional: {
+      auto* c = e.as<ConditionalExpr>();
+      return "(" + expr(*c->cond) + " ? " + expr(*c->then_expr) + " : " + expr(*c->else_expr) + ")";
+    }
+    case ExprKind::Comma: {
+      auto* c = e.as<CommaExpr>();
+      return "(" + expr(*c->lhs) + ", " + expr(*c->rhs) + ")";
+    }
+    case ExprKind::Call: {
+      auto* c = e.as<CallExpr>();
+      if (c->target == CallTarget::Builtin) return builtin(*c);
+      if (c->target == CallTarget::Kernel) return kernel_call(*c);
+      throw Unsupported{e.loc, "'" + c->callee + "' cannot be called inside a kernel"};
+    }
+    case ExprKind::Construct: {
+      auto* c = e.as<ConstructExpr>();
+      std::string T = m_.type_name(e.type);
+      if (!e.type->is_vector()) {
+        return c->args.empty() ? "((" + T + ")0)" : convert(expr(*c->args[0]), c->args[0]->type, e.type);
+      }
+      std::string s = "((" + T + ")(";
+      for (size_t i = 0; i < c->args.size(); ++i) s += (i ? ", " : "") + expr(*c->args[i]);
+      return s + "))";
+    }
+    case ExprKind::Cast: return cast(*e.as<CastExpr>());
+    case ExprKind::Index: {
+      auto* ix = e.as<IndexExpr>();
+      const Type* bt = ix->base->type;
+      if (!bt->is_array()) throw Unsupported{e.loc, "pointers are not available inside kernels"};
+      // An index outside a local array clamps instead of corrupting memory.
+      m_.helper("brook_ai", [] {
+        return "static long brook_ai(long i, long n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }\n";
+      });
+      return expr(*ix->base) + "[brook_ai(" + expr(*ix->index) + ", " +
+             std::to_string(bt->count ? bt->count : 1) + ")]";
+    }
+    case ExprKind::Gather: return gather(*e.as<GatherExpr>());
+    case ExprKind::Member: {
+      auto* mb = e.as<MemberExpr>();
+      if (mb->arrow) throw Unsupported{e.loc, "pointers are not available inside kernels"};
+      return expr(*mb->base) + "." + safe_name(mb->field);
+    }
+    case ExprKind::Swizzle: {
+      auto* sw = e.as<SwizzleExpr>();
+      std::string base = expr(*sw->base);
+      if (!sw->base->type->is_vector()) {
+        return sw->count == 1 ? base : "((" + m_.type_name(e.type) + ")(" + base + "))";
+      }
+      std::string comps;
+      for (uint8_t i = 0; i < sw->count; ++i) comps += "xyzw"[sw->comps[i] & 3];
+      return "(" + base + ")." + comps;
+    }
+    case ExprKind::Sizeof: return "((ulong)" + std::to_string(e.as<SizeofExpr>()->value) + ")";
+    case ExprKind::Indexof: return index_of(*e.as<IndexofExpr>());
+    case ExprKind::InitList: return init_list(e, e.type);
+    case ExprKind::StringLit:
+    case ExprKind::Domain:
+    case ExprKind::IterInit: break;
+  }
+  throw Unsupported{e.loc, "this expression is not available inside a kernel"};
+}
+
+}  // namespace brook::opencl

@@ -1,0 +1,168 @@
+#include "backends/opencl/cl_runtime.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace brook::opencl {
+
+namespace {
+
+std::string err_text(const cl::Error& e) {
+  return std::string(e.what()) + " (OpenCL error " + std::to_string(e.err()) + ")";
+}
+
+uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string default_cache_dir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/brook/opencl";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/brook/opencl";
+  return {};
+}
+
+}  // namespace
+
+std::vector<cl::Device> all_devices() {
+  std::vector<cl::Device> out;
+  std::vector<cl::Platform> platforms;
+  try {
+    cl::Platform::get(&platforms);
+  } catch (const cl::Error&) {
+    return out;  // no ICD or no platform: the caller explains
+  }
+  for (cl::Platform& p : platforms) {
+    std::vector<cl::Device> ds;
+    try {
+      p.getDevices(CL_DEVICE_TYPE_ALL, &ds);
+    } catch (const cl::Error&) {
+      continue;
+    }
+    out.insert(out.end(), ds.begin(), ds.end());
+  }
+  return out;
+}
+
+std::string describe_device(const cl::Device& d) {
+  try {
+    cl::Platform p(d.getInfo<CL_DEVICE_PLATFORM>());
+    std::string ext = d.getInfo<CL_DEVICE_EXTENSIONS>();
+    std::string s = p.getInfo<CL_PLATFORM_NAME>() + " / " + d.getInfo<CL_DEVICE_NAME>() + " (" +
+                    d.getInfo<CL_DEVICE_OPENCL_C_VERSION>();
+    if (ext.find("cl_khr_fp64") != std::string::npos) s += ", fp64";
+    s += ", " + std::to_string(d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>() >> 20) + " MiB)";
+    return s;
+  } catch (const cl::Error& e) {
+    return "(unreadable device: " + err_text(e) + ")";
+  }
+}
+
+ClRuntime::ClRuntime(int device_index, bool use_disk_cache) : use_disk_cache_(use_disk_cache) {
+  if (device_index < 0) {
+    device_index = 0;
+    if (const char* env = std::getenv("BROOK_OPENCL_DEVICE"); env && *env) {
+      char* end = nullptr;
+      long v = std::strtol(env, &end, 10);
+      if (*end != '\0' || v < 0) throw ClError("BROOK_OPENCL_DEVICE must be a device index, not '" + std::string(env) + "'");
+      device_index = static_cast<int>(v);
+    }
+  }
+  std::vector<cl::Device> devices = all_devices();
+  if (devices.empty()) {
+    throw ClError("no OpenCL platform or device found (install an OpenCL driver, e.g. pocl-opencl-icd)");
+  }
+  if (static_cast<size_t>(device_index) >= devices.size()) {
+    throw ClError("OpenCL device " + std::to_string(device_index) + " does not exist; there " +
+                  (devices.size() == 1 ? "is 1 device" : "are " + std::to_string(devices.size()) + " devices") +
+                  " (see `brook devices`)");
+  }
+  device_ = devices[static_cast<size_t>(device_index)];
+  try {
+    context_ = cl::Context(device_);
+    queue_ = cl::CommandQueue(context_, device_);
+    fp64_ = device_.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_fp64") != std::string::npos;
+  } catch (const cl::Error& e) {
+    throw ClError("cannot open OpenCL device " + std::to_string(device_index) + ": " + err_text(e));
+  }
+  if (use_disk_cache_) {
+    if (const char* env = std::getenv("BROOK_CACHE"); env && std::string(env) == "0") use_disk_cache_ = false;
+    cache_dir_ = default_cache_dir();
+    if (cache_dir_.empty()) use_disk_cache_ = false;
+  }
+}
+
+cl::Program& ClRuntime::program(const std::string& source) {
+  auto found = programs_.find(source);
+  if (found != programs_.end()) return found->second;
+  auto start = std::chrono::steady_clock::now();
+  std::string ident;
+  try {
+    ident = device_.getInfo<CL_DEVICE_NAME>() + "|" + device_.getInfo<CL_DRIVER_VERSION>() + "|" + kBuildOptions;
+  } catch (const cl::Error&) {
+  }
+  char name[40];
+  std::snprintf(name, sizeof name, "%016llx.bin",
+                static_cast<unsigned long long>(fnv1a(source, fnv1a(ident))));
+  std::filesystem::path cached = use_disk_cache_ ? std::filesystem::path(cache_dir_) / name : std::filesystem::path();
+  cl::Program program;
+  bool built = false;
+  if (use_disk_cache_) {
+    std::ifstream in(cached, std::ios::binary);
+    if (in) {
+      std::vector<unsigned char> bin((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      try {
+        cl::Program::Binaries bins{bin};
+        program = cl::Program(context_, {device_}, bins);
+        program.build({device_}, kBuildOptions);
+        built = true;
+        ++cache_hits;
+      } catch (const cl::Error&) {
+        built = false;  // a stale or foreign binary: rebuild from source
+      }
+    }
+  }
+  if (!built) {
+    try {
+      program = cl::Program(context_, source);
+      program.build({device_}, kBuildOptions);
+      ++compiles;
+    } catch (const cl::Error& e) {
+      std::string log;
+      try {
+        log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
+      } catch (const cl::Error&) {
+      }
+      throw BuildError("the OpenCL compiler rejected the generated kernel: " + err_text(e), log);
+    }
+    if (use_disk_cache_) {
+      try {
+        std::vector<std::vector<unsigned char>> bins = program.getInfo<CL_PROGRAM_BINARIES>();
+        if (!bins.empty() && !bins[0].empty()) {
+          std::error_code ec;
+          std::filesystem::create_directories(cache_dir_, ec);
+          std::filesystem::path tmp = cached;
+          tmp += ".tmp" + std::to_string(std::rand());
+          std::ofstream out(tmp, std::ios::binary);
+          out.write(reinterpret_cast<const char*>(bins[0].data()), static_cast<std::streamsize>(bins[0].size()));
+          out.close();
+          std::filesystem::rename(tmp, cached, ec);  // atomic: concurrent runs never see half a file
+          if (ec) std::filesystem::remove(tmp, ec);
+        }
+      } catch (const std::exception&) {
+        // The cache is an optimisation; failing to write it is not an error.
+      }
+    }
+  }
+  build_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return programs_.emplace(source, std::move(program)).first->second;
+}
+
+}  // namespace brook::opencl

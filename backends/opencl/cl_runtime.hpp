@@ -1,0 +1,63 @@
+// The OpenCL runtime under the backend: device choice, one context and one
+// in-order queue, and compiled programs cached in memory (by source) and on
+// disk (as device binaries). Only this file and its .cpp see the Khronos
+// C++ bindings' setup; errors come out as ClError with a message for users.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "backends/opencl/cl_headers.hpp"
+
+namespace brook::opencl {
+
+// A failure the user should read: no platform, build failure, out of memory.
+struct ClError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A program that failed to build: the driver's log, for mapping back to the .br.
+struct BuildError : ClError {
+  BuildError(const std::string& what, std::string log) : ClError(what), log(std::move(log)) {}
+  std::string log;
+};
+
+// Every device of every platform, in `brook devices` order.
+std::vector<cl::Device> all_devices();
+std::string describe_device(const cl::Device& d);
+
+class ClRuntime {
+ public:
+  ClRuntime(int device_index, bool use_disk_cache);
+
+  cl::Context& context() { return context_; }
+  cl::CommandQueue& queue() { return queue_; }
+  const cl::Device& device() const { return device_; }
+  bool has_fp64() const { return fp64_; }
+
+  // A built program for `source` (compiled once per runtime, and loaded from
+  // the disk cache when an earlier process built it). Throws BuildError.
+  cl::Program& program(const std::string& source);
+
+  // Builds that hit the disk cache / compiled from source, and their total ms.
+  int cache_hits = 0;
+  int compiles = 0;
+  double build_ms = 0;
+
+ private:
+  cl::Device device_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  bool fp64_ = false;
+  bool use_disk_cache_ = true;
+  std::string cache_dir_;
+  std::map<std::string, cl::Program> programs_;
+};
+
+// Compiler options: OpenCL C 1.2, correctly rounded division and sqrt, no mad contraction.
+inline constexpr const char* kBuildOptions = "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt";
+
+}  // namespace brook::opencl

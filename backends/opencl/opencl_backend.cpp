@@ -1,0 +1,543 @@
+// The Backend over OpenCL: stream storage is a cl::Buffer in C layout that
+// stays on the device; host reads and writes copy only the view asked for.
+// Plans become NDRanges over generated programs (cl_launch.hpp), compiled
+// once per specialisation key.
+#include "backends/opencl/opencl_backend.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+#include "backends/opencl/cl_launch.hpp"
+#include "backends/opencl/cl_printf.hpp"
+#include "backends/opencl/cl_runtime.hpp"
+
+namespace brook {
+
+using opencl::ClError;
+using opencl::ClModule;
+using opencl::ClRuntime;
+
+namespace {
+
+// Row-major strides of a stream's storage, in elements.
+std::vector<int64_t> strides_of(const Extents& stream_extents) {
+  std::vector<int64_t> s(stream_extents.size(), 1);
+  for (size_t d = stream_extents.size(); d-- > 1;) s[d - 1] = s[d] * stream_extents[d];
+  return s;
+}
+
+int64_t base_of(const StreamView& v) {
+  std::vector<int64_t> s = strides_of(v.stream_extents);
+  int64_t b = 0;
+  for (size_t d = 0; d < v.offset.size() && d < s.size(); ++d) b += v.offset[d] * s[d];
+  return b;
+}
+
+cl_long4 left4(const std::vector<int64_t>& v, int64_t fill) {
+  cl_long4 r;
+  for (size_t i = 0; i < 4; ++i) r.s[i] = i < v.size() ? v[i] : fill;
+  return r;
+}
+
+// Right-aligned: the last entry of v lands in s3.
+cl_long4 right4(const std::vector<int64_t>& v, int64_t fill) {
+  cl_long4 r;
+  for (size_t i = 0; i < 4; ++i) r.s[i] = fill;
+  size_t n = std::min<size_t>(v.size(), 4);
+  for (size_t i = 0; i < n; ++i) r.s[4 - n + i] = v[v.size() - n + i];
+  return r;
+}
+
+std::string point_text(const std::vector<int64_t>& v) {
+  if (v.size() == 1) return std::to_string(v[0]);
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + ")";
+}
+
+bool is_out_of_memory(cl_int e) {
+  return e == CL_MEM_OBJECT_ALLOCATION_FAILURE || e == CL_OUT_OF_RESOURCES || e == CL_OUT_OF_HOST_MEMORY ||
+         e == CL_INVALID_BUFFER_SIZE;
+}
+
+struct ArgSetter {
+  cl::Kernel& k;
+  cl_uint i = 0;
+  template <class T>
+  void operator()(const T& v) { k.setArg(i++, v); }
+  void raw(size_t size, const void* p) { k.setArg(i++, size, p); }
+};
+
+class OpenCLBackend final : public Backend {
+ public:
+  explicit OpenCLBackend(const OpenCLOptions& o) : rt_(o.device, o.use_disk_cache), sink_(o.output) {}
+
+  std::string_view name() const override { return "opencl"; }
+
+  StorageId allocate(uint64_t bytes) override {
+    try {
+      cl::Buffer b(rt_.context(), CL_MEM_READ_WRITE, std::max<uint64_t>(bytes, 1));
+      cl_uchar zero = 0;
+      rt_.queue().enqueueFillBuffer(b, zero, 0, std::max<uint64_t>(bytes, 1));
+      StorageId id = next_++;
+      buffers_.emplace(id, Storage{b, bytes});
+      return id;
+    } catch (const cl::Error& e) {
+      throw PlanError{{}, failure("allocating " + std::to_string(bytes) + " bytes of stream storage", e)};
+    }
+  }
+
+  void release(StorageId id) override { buffers_.erase(id); }
+
+  void write_view(const StreamView& view, std::span<const std::byte> host) override {
+    copy_view(view, const_cast<std::byte*>(host.data()), host.size(), true);
+  }
+  void read_view(const StreamView& view, std::span<std::byte> host) override {
+    copy_view(view, host.data(), host.size(), false);
+  }
+
+  void run_map(const MapPlan& plan) override;
+  void run_reduce(const ReducePlan& plan, std::span<std::byte> result) override;
+  void run_gather_scatter(const GatherScatterPlan& plan) override;
+
+ private:
+  struct Storage {
+    cl::Buffer buffer;
+    uint64_t bytes;
+  };
+  struct Compiled {
+    std::unique_ptr<ClModule> module;
+    cl::Program program;
+    std::map<std::string, cl::Kernel> kernels;
+    cl::Kernel& kernel(const char* name) {
+      auto f = kernels.find(name);
+      if (f == kernels.end()) f = kernels.emplace(name, cl::Kernel(program, name)).first;
+      return f->second;
+    }
+  };
+
+  std::string failure(const std::string& what, const cl::Error& e) {
+    if (is_out_of_memory(e.err())) return "out of device memory while " + what;
+    return "OpenCL failure while " + what + ": " + e.what() + " (error " + std::to_string(e.err()) + ")";
+  }
+
+  Storage& storage(StorageId id, SourceLoc loc) {
+    auto f = buffers_.find(id);
+    if (f == buffers_.end()) throw PlanError{loc, "stream storage #" + std::to_string(id) + " does not exist"};
+    return f->second;
+  }
+
+  // Builds (once per key) the program `make` generates.
+  Compiled& compile(const std::string& key, SourceLoc loc, const std::function<std::string(ClModule&)>& make) {
+    auto f = compiled_.find(key);
+    if (f != compiled_.end()) return f->second;
+    Compiled c;
+    c.module = std::make_unique<ClModule>();
+    std::string source;
+    try {
+      source = make(*c.module);
+    } catch (const opencl::Unsupported& u) {
+      throw PlanError{u.loc.valid() ? u.loc : loc, u.message};
+    }
+    if (c.module->uses_double && !rt_.has_fp64()) {
+      throw PlanError{loc, "this kernel uses double, but the OpenCL device has no cl_khr_fp64 support"};
+    }
+    try {
+      c.program = rt_.program(source);
+    } catch (const opencl::BuildError& e) {
+      throw PlanError{loc, std::string(e.what()) + "\n" + e.log};
+    } catch (const ClError& e) {
+      throw PlanError{loc, e.what()};
+    }
+    return compiled_.emplace(key, std::move(c)).first->second;
+  }
+
+  cl::Buffer& printf_buffer() {
+    if (!pbuf_()) pbuf_ = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, sizeof(cl_uint) * opencl::kPrintfWords);
+    return pbuf_;
+  }
+
+  void begin_printf(const Compiled& c) {
+    if (!c.module->uses_printf) return;
+    cl_uint zero = 0;
+    rt_.queue().enqueueWriteBuffer(printf_buffer(), CL_TRUE, 0, sizeof zero, &zero);
+  }
+
+  void end_printf(const Compiled& c) {
+    if (!c.module->uses_printf) return;
+    cl_uint count = 0;
+    rt_.queue().enqueueReadBuffer(pbuf_, CL_TRUE, 0, sizeof count, &count);
+    count = std::min<cl_uint>(count, opencl::kPrintfWords - 1);
+    std::vector<uint32_t> words(count + 1);
+    if (count) rt_.queue().enqueueReadBuffer(pbuf_, CL_TRUE, 0, words.size() * sizeof(uint32_t), words.data());
+    words[0] = count;
+    std::string text;
+    try {
+      text = opencl::format_printf_records(*c.module, words);
+    } catch (const opencl::Unsupported& u) {
+      throw PlanError{u.loc, u.message};
+    }
+    if (text.empty()) return;
+    if (sink_) {
+      sink_(text);
+    } else {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      std::fflush(stdout);
+    }
+  }
+
+  // A plain buffer with `bytes` copied from the host.
+  cl::Buffer host_buffer(const void* data, size_t bytes) {
+    cl::Buffer b(rt_.context(), CL_MEM_READ_ONLY, std::max<size_t>(bytes, 1));
+    if (bytes) rt_.queue().enqueueWriteBuffer(b, CL_TRUE, 0, bytes, data);
+    return b;
+  }
+
+  void copy_view(const StreamView& view, std::byte* host, size_t host_size, bool to_device);
+
+  ClRuntime rt_;
+  OutputSink sink_;
+  std::map<StorageId, Storage> buffers_;
+  StorageId next_ = 1;
+  std::map<std::string, Compiled> compiled_;
+  cl::Buffer pbuf_;
+
+  friend struct GatherArgs;
+};
+
+void OpenCLBackend::copy_view(const StreamView& view, std::byte* host, size_t host_size, bool to_device) {
+  Storage& s = storage(view.storage, {});
+  const uint64_t esize = view.elem ? view.elem->size : 0;
+  const uint64_t total = static_cast<uint64_t>(element_count(view.extents)) * esize;
+  if (host_size < total) throw PlanError{{}, "host buffer smaller than the stream view"};
+  if (total == 0) return;
+  try {
+    auto& q = rt_.queue();
+    if (view.is_whole()) {
+      if (to_device) q.enqueueWriteBuffer(s.buffer, CL_TRUE, 0, total, host);
+      else q.enqueueReadBuffer(s.buffer, CL_TRUE, 0, total, host);
+      return;
+    }
+    // One contiguous run per row of the view.
+    const size_t V = view.extents.size();
+    const int64_t row = view.extents[V - 1];
+    const int64_t rows = element_count(view.extents) / row;
+    std::vector<int64_t> pos(V, 0);
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t rest = r;
+      for (size_t d = V - 1; d-- > 0;) {
+        pos[d] = rest % view.extents[d];
+        rest /= view.extents[d];
+      }
+      pos[V - 1] = 0;
+      uint64_t dev = static_cast<uint64_t>(view.storage_index(pos.data())) * esize;
+      std::byte* h = host + static_cast<uint64_t>(r * row) * esize;
+      if (to_device) q.enqueueWriteBuffer(s.buffer, CL_FALSE, dev, static_cast<uint64_t>(row) * esize, h);
+      else q.enqueueReadBuffer(s.buffer, CL_FALSE, dev, static_cast<uint64_t>(row) * esize, h);
+    }
+    q.finish();
+  } catch (const cl::Error& e) {
+    throw PlanError{{}, failure(to_device ? "writing a stream" : "reading a stream", e)};
+  }
+}
+
+// Extents and strides of a gather argument's logical dimensions (the gather
+// parameter's rank): the view's canonical dimensions, with contiguous leading
+// dimensions folded or missing ones added as extent 1.
+void gather_dims(const Extents& view_ext, const Extents& stream_ext, const Extents& offset, int rank,
+                 SourceLoc loc, int64_t& base, cl_long4& ext, cl_long4& str) {
+  std::vector<int64_t> strides = strides_of(stream_ext);
+  base = 0;
+  for (size_t d = 0; d < offset.size(); ++d) base += offset[d] * strides[d];
+  Extents e = view_ext;
+  std::vector<int64_t> s = strides;
+  while (e.size() > 1 && e[0] == 1) {
+    e.erase(e.begin());
+    s.erase(s.begin());
+  }
+  if (rank < 1) rank = 1;
+  while (static_cast<int>(e.size()) > rank) {
+    // Fold the first two dimensions: only when the second spans its whole stream dimension.
+    size_t full = stream_ext.size() - e.size() + 1;
+    if (full >= stream_ext.size() || e[1] != stream_ext[full]) {
+      throw PlanError{loc, "a " + std::to_string(rank) + "-D gather of this " + std::to_string(e.size()) +
+                               "-D view is not supported by the OpenCL backend"};
+    }
+    e[1] *= e[0];
+    e.erase(e.begin());
+    s.erase(s.begin());
+  }
+  while (static_cast<int>(e.size()) < rank) {
+    e.insert(e.begin(), 1);
+    s.insert(s.begin(), 0);
+  }
+  ext = left4(e, 1);
+  str = left4(s, 0);
+}
+
+// Sets the kernel arguments of a constant or gather (cl_launch.hpp's layout);
+// temporaries it creates are kept in `keep` until the launch is done.
+void set_extra(ArgSetter& set, const PlanArg& a, const ast::ParamDecl& p, SourceLoc loc,
+               const std::function<cl::Buffer(StorageId)>& buffer_of,
+               const std::function<cl::Buffer(const void*, size_t)>& upload, std::vector<cl::Buffer>& keep) {
+  if (a.role == ArgRole::Gather) {
+    int64_t base;
+    cl_long4 ext, str;
+    if (a.gather_from_host) {
+      keep.push_back(upload(a.host.bytes.data(), a.host.bytes.size()));
+      Extents zero(a.host.extents.size(), 0);
+      gather_dims(a.host.extents, a.host.extents, zero, p.gather_rank, loc, base, ext, str);
+      set(keep.back());
+    } else {
+      gather_dims(a.view.extents, a.view.stream_extents, a.view.offset, p.gather_rank, loc, base, ext, str);
+      set(buffer_of(a.view.storage));
+    }
+    set(static_cast<cl_long>(base));
+    set(ext);
+    set(str);
+    return;
+  }
+  if (p.type->is_scalar()) {
+    if (a.value.size() < p.type->size) throw PlanError{loc, "constant '" + p.name + "' has no value"};
+    set.raw(p.type->size, a.value.data());
+  } else {
+    keep.push_back(upload(a.value.data(), a.value.size()));
+    set(keep.back());
+  }
+}
+
+void OpenCLBackend::run_map(const MapPlan& plan) {
+  const ast::FuncDecl& k = plan.kernel->definition ? *plan.kernel->definition : *plan.kernel;
+  Compiled& c = compile(opencl::map_key(plan), plan.loc, [&](ClModule& m) { return opencl::map_source(plan, m); });
+  try {
+    cl::Kernel& kern = c.kernel("brook_map");
+    ArgSetter set{kern};
+    std::vector<cl::Buffer> keep;
+    // Outputs that are also read: every invocation must see the inputs as
+    // they were before the call, so those inputs read a copy.
+    std::map<StorageId, cl::Buffer> snapshot;
+    for (const PlanArg& o : plan.args) {
+      if (o.role != ArgRole::Output) continue;
+      for (const PlanArg& a : plan.args) {
+        bool reads = a.role == ArgRole::Input || a.role == ArgRole::Iter || (a.role == ArgRole::Gather && !a.gather_from_host);
+        if (reads && a.view.storage == o.view.storage && !snapshot.count(a.view.storage)) {
+          Storage& s = storage(a.view.storage, plan.loc);
+          cl::Buffer copy(rt_.context(), CL_MEM_READ_WRITE, std::max<uint64_t>(s.bytes, 1));
+          if (s.bytes) rt_.queue().enqueueCopyBuffer(s.buffer, copy, 0, 0, s.bytes);
+          snapshot.emplace(a.view.storage, copy);
+        }
+      }
+    }
+    auto input_buffer = [&](StorageId id) {
+      auto f = snapshot.find(id);
+      return f != snapshot.end() ? f->second : storage(id, plan.loc).buffer;
+    };
+    set(printf_buffer());
+    std::vector<int64_t> dom = plan.domain;
+    for (size_t i = 0; i < 4; ++i) set(static_cast<cl_long>(i < dom.size() ? dom[i] : 1));
+    for (const PlanArg& a : plan.args) {
+      const ast::ParamDecl& p = *k.params.at(static_cast<size_t>(a.param));
+      if (a.role == ArgRole::Constant || a.role == ArgRole::Gather) {
+        set_extra(set, a, p, plan.loc, input_buffer,
+                  [&](const void* d, size_t n) { return host_buffer(d, n); }, keep);
+        continue;
+      }
+      bool out = a.role == ArgRole::Output;
+      set(out ? storage(a.view.storage, plan.loc).buffer : input_buffer(a.view.storage));
+      set(static_cast<cl_long>(base_of(a.view)));
+      set(left4(strides_of(a.view.stream_extents), 0));
+      if (!out) {
+        std::vector<int64_t> num, den;
+        for (const DimMap& d : a.map) {
+          num.push_back(d.num);
+          den.push_back(d.den ? d.den : 1);
+        }
+        set(left4(num, 1));
+        set(left4(den, 1));
+      }
+    }
+    begin_printf(c);
+    cl::NDRange range;
+    const size_t R = dom.size();
+    if (R == 1) range = cl::NDRange(dom[0]);
+    else if (R == 2) range = cl::NDRange(dom[1], dom[0]);
+    else if (R == 3) range = cl::NDRange(dom[2], dom[1], dom[0]);
+    else range = cl::NDRange(dom[3], dom[2], dom[0] * dom[1]);
+    if (element_count(dom) > 0) rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, cl::NullRange);
+    if (!keep.empty() || !snapshot.empty()) rt_.queue().finish();
+    end_printf(c);
+  } catch (const cl::Error& e) {
+    throw PlanError{plan.loc, failure("running kernel '" + k.name + "'", e)};
+  }
+}
+
+void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result) {
+  const ast::FuncDecl& f = plan.reducer->definition ? *plan.reducer->definition : *plan.reducer;
+  Compiled& c = compile(opencl::reduce_key(plan), plan.loc, [&](ClModule& m) { return opencl::reduce_source(plan, m); });
+  const Type* t = f.params.at(static_cast<size_t>(plan.input_param))->type;
+  const uint64_t S = t->size;
+  try {
+    std::vector<cl::Buffer> keep;
+    auto extras = [&](ArgSetter& set) {
+      for (const PlanArg& a : plan.extra) {
+        set_extra(set, a, *f.params.at(static_cast<size_t>(a.param)), plan.loc,
+                  [&](StorageId id) { return storage(id, plan.loc).buffer; },
+                  [&](const void* d, size_t n) { return host_buffer(d, n); }, keep);
+      }
+    };
+    const StreamView& in = plan.input;
+    const size_t V = in.extents.size();
+    std::vector<int64_t> block = plan.to_stream ? plan.block : in.extents;
+    block.resize(V, 1);
+    std::vector<int64_t> oext(V);
+    for (size_t d = 0; d < V; ++d) oext[d] = block[d] ? in.extents[d] / block[d] : 1;
+    const int64_t B = element_count(block), nout = element_count(oext);
+    if (B <= 0 || nout <= 0) return;
+    auto group = [](int64_t n) { return n <= 256 ? n : std::max<int64_t>(64, (n + 1023) / 1024); };
+    int64_t G = group(B), chunks = (B + G - 1) / G;
+    cl::Buffer cur(rt_.context(), CL_MEM_READ_WRITE, static_cast<size_t>(nout * chunks) * S);
+    begin_printf(c);
+    {
+      cl::Kernel& kern = c.kernel("brook_reduce_first");
+      ArgSetter set{kern};
+      set(printf_buffer());
+      set(storage(in.storage, plan.loc).buffer);
+      set(static_cast<cl_long>(base_of(in)));
+      set(right4(in.extents, 1));
+      set(right4(strides_of(in.stream_extents), 0));
+      set(right4(oext, 1));
+      set(right4(block, 1));
+      set(static_cast<cl_long>(G));
+      set(static_cast<cl_long>(chunks));
+      set(static_cast<cl_long>(B));
+      set(cur);
+      extras(set);
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange);
+    }
+    // Each pass folds consecutive partials in order: operands never swap.
+    while (chunks > 1) {
+      int64_t n = chunks;
+      G = group(n);
+      chunks = (n + G - 1) / G;
+      cl::Buffer next(rt_.context(), CL_MEM_READ_WRITE, static_cast<size_t>(nout * chunks) * S);
+      cl::Kernel& kern = c.kernel("brook_reduce_next");
+      ArgSetter set{kern};
+      set(printf_buffer());
+      set(cur);
+      set(static_cast<cl_long>(n));
+      set(static_cast<cl_long>(G));
+      set(static_cast<cl_long>(chunks));
+      set(next);
+      extras(set);
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange);
+      cur = next;
+    }
+    if (plan.to_stream) {
+      const StreamView& out = plan.output;
+      cl::Kernel& kern = c.kernel("brook_reduce_store");
+      ArgSetter set{kern};
+      set(cur);
+      set(storage(out.storage, plan.loc).buffer);
+      set(static_cast<cl_long>(base_of(out)));
+      set(right4(out.extents, 1));
+      set(right4(strides_of(out.stream_extents), 0));
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(nout), cl::NullRange);
+      if (!keep.empty()) rt_.queue().finish();
+    } else {
+      if (result.size() < S) throw PlanError{plan.loc, "the reduction's host value is too small"};
+      rt_.queue().enqueueReadBuffer(cur, CL_TRUE, 0, S, result.data());
+    }
+    end_printf(c);
+  } catch (const cl::Error& e) {
+    throw PlanError{plan.loc, failure("running reduction '" + f.name + "'", e)};
+  }
+}
+
+void OpenCLBackend::run_gather_scatter(const GatherScatterPlan& plan) {
+  Compiled& c = compile(opencl::gs_key(plan), plan.loc, [&](ClModule& m) { return opencl::gs_source(plan, m); });
+  try {
+    cl::Kernel& kern = c.kernel("brook_gs");
+    ArgSetter set{kern};
+    set(printf_buffer());
+    for (const StreamView* v : {&plan.values, &plan.index}) {
+      set(storage(v->storage, plan.loc).buffer);
+      set(static_cast<cl_long>(base_of(*v)));
+      set(right4(v->extents, 1));
+      set(right4(strides_of(v->stream_extents), 0));
+    }
+    const StreamView& arr = plan.array;
+    Extents acanon = canonical_extents(arr.extents);
+    std::vector<int64_t> astr = strides_of(arr.stream_extents);
+    astr.erase(astr.begin(), astr.begin() + static_cast<std::ptrdiff_t>(astr.size() - acanon.size()));
+    set(storage(arr.storage, plan.loc).buffer);
+    set(static_cast<cl_long>(base_of(arr)));
+    set(right4(acanon, 1));
+    set(right4(astr, 0));
+    const int64_t n = element_count(plan.index.extents);
+    set(static_cast<cl_long>(n));
+    cl_long minus_one = -1;
+    cl::Buffer err = host_buffer(&minus_one, sizeof minus_one);
+    set(err);
+    begin_printf(c);
+    rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(1), cl::NullRange);
+    cl_long bad = -1;
+    rt_.queue().enqueueReadBuffer(err, CL_TRUE, 0, sizeof bad, &bad);
+    end_printf(c);
+    if (bad < 0) return;
+    // Name the offending element the way the user sees it: (column, row).
+    const Type* it = plan.index.elem;
+    std::vector<std::byte> idx(static_cast<size_t>(n) * it->size);
+    read_view(plan.index, idx);
+    const std::byte* e = idx.data() + static_cast<size_t>(bad) * it->size;
+    const Type* s = it->scalar_of();
+    size_t comps = std::min<size_t>(it->width(), acanon.size());
+    std::vector<int64_t> shown;
+    for (size_t j = 0; j < comps; ++j) {
+      const std::byte* p = e + j * s->size;
+      int64_t v = 0;
+      if (s->kind == TypeKind::Float) { float f; std::memcpy(&f, p, 4); v = static_cast<int>(f + 0.5f); }
+      else if (s->kind == TypeKind::Double) { double d; std::memcpy(&d, p, 8); v = static_cast<int>(d + 0.5); }
+      else if (s->size == 8) { std::memcpy(&v, p, 8); }
+      else if (s->size == 4) { int32_t i; std::memcpy(&i, p, 4); v = s->is_signed() ? i : static_cast<uint32_t>(i); }
+      else if (s->size == 2) { int16_t i; std::memcpy(&i, p, 2); v = s->is_signed() ? i : static_cast<uint16_t>(i); }
+      else { int8_t i; std::memcpy(&i, p, 1); v = s->is_signed() ? i : static_cast<uint8_t>(i); }
+      shown.push_back(v);
+    }
+    Extents icanon = canonical_extents(plan.index.extents);
+    std::vector<int64_t> elem;
+    int64_t rest = bad;
+    for (size_t d = icanon.size(); d-- > 0;) {
+      elem.push_back(rest % icanon[d]);
+      rest /= icanon[d];
+    }
+    throw PlanError{plan.loc, "index " + point_text(shown) + " of element " + point_text(elem) +
+                                  " is outside the array " + shape_text(acanon)};
+  } catch (const cl::Error& e) {
+    throw PlanError{plan.loc, failure(plan.is_scatter ? "running streamScatterOp" : "running streamGatherOp", e)};
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> make_opencl_backend(const OpenCLOptions& options) {
+  try {
+    return std::make_unique<OpenCLBackend>(options);
+  } catch (const ClError& e) {
+    throw OpenCLSetupError(e.what());
+  } catch (const cl::Error& e) {
+    throw OpenCLSetupError(std::string("cannot set up OpenCL: ") + e.what() + " (error " + std::to_string(e.err()) + ")");
+  }
+}
+
+std::string list_opencl_devices() {
+  std::vector<cl::Device> devices = opencl::all_devices();
+  if (devices.empty()) return "no OpenCL platform or device found (install an OpenCL driver, e.g. pocl-opencl-icd)\n";
+  std::string s;
+  for (size_t i = 0; i < devices.size(); ++i) s += std::to_string(i) + ": " + opencl::describe_device(devices[i]) + "\n";
+  return s;
+}
+
+}  // namespace brook

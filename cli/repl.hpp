@@ -1,0 +1,55 @@
+// The interactive REPL (REPL.md): entries one at a time over one Engine,
+// multi-line input while the parser says the entry is incomplete, `:` commands.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/repl_input.hpp"
+#include "runtime/engine.hpp"
+
+namespace brook::cli {
+
+class Repl {
+ public:
+  // `terminal`: stdin is a terminal (prompts, readline, colours).
+  Repl(EngineOptions options, bool terminal);
+
+  // Reads and runs entries until :quit or end of input; returns the exit status.
+  int loop(LineReader& reader);
+  // One entry or command, as if typed (used by :load's caller and tests).
+  // Returns false when the text is incomplete (more lines are wanted).
+  bool submit(const std::string& text, bool final);
+  // Runs `file` like :load. False after a compile or runtime error.
+  bool load(const std::string& path);
+
+  // Names to complete `word` with: commands, keywords, builtins, globals.
+  std::vector<std::string> completions(const std::string& line, const std::string& word);
+  bool quit_requested() const { return quit_; }
+  int exit_status() const { return exit_status_; }
+
+ private:
+  void command(const std::string& line);
+  void reset();
+  void show_streams();
+  void emit(const std::vector<std::string>& words);
+  void set_backend(const std::vector<std::string>& words);
+  // The entry, or the entry with a ';' added when that finishes an expression
+  // or variable declaration (`> 2 * 21`); nothing when it needs more lines.
+  std::optional<std::string> complete_entry(const std::string& text) const;
+  std::vector<std::string> global_names() const;
+  void error(const std::string& message) const;
+  std::string next_name();
+
+  EngineOptions options_;
+  bool terminal_;
+  std::unique_ptr<Engine> engine_;
+  int entry_count_ = 0;
+  bool timing_ = false;
+  bool quit_ = false;
+  int exit_status_ = 0;
+};
+
+}  // namespace brook::cli

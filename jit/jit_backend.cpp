@@ -1,0 +1,667 @@
+// The JIT Backend: stream storage in host memory, launches compiled per
+// (kernel, argument shapes), run over row blocks on a thread pool.
+#include "jit/jit_backend.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "jit/abi.hpp"
+#include "jit/codegen.hpp"
+#include "jit/compiler.hpp"
+#include "jit/launch_state.hpp"
+#include "jit/thread_pool.hpp"
+#include "stdlib/builtins.hpp"
+
+namespace brook {
+namespace jit {
+namespace {
+
+struct FreeDeleter {
+  void operator()(std::byte* p) const { std::free(p); }
+};
+using Buffer = std::unique_ptr<std::byte[], FreeDeleter>;
+
+int pick_threads(int requested) {
+  if (requested > 0) return requested;
+  if (const char* env = std::getenv("BROOK_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0) return std::min(n, 256);
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::vector<int64_t> row_major_strides(const Extents& e) {
+  std::vector<int64_t> s(e.size(), 1);
+  for (size_t d = e.size(); d-- > 1;) s[d - 1] = s[d] * e[d];
+  return s;
+}
+
+struct Stat {
+  int compiles = 0;
+  double compile_ms = 0;
+  int64_t launches = 0;
+  double run_ms = 0;
+  int64_t elements = 0;
+};
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+class JitBackend final : public Backend {
+ public:
+  explicit JitBackend(const JitOptions& o)
+      : options_(o), compiler_(o.use_disk_cache), pool_(pick_threads(o.threads)) {}
+
+  std::string_view name() const override { return "jit"; }
+
+  StorageId allocate(uint64_t bytes) override {
+    uint64_t rounded = (std::max<uint64_t>(bytes, 1) + 63) / 64 * 64;
+    auto* p = static_cast<std::byte*>(std::aligned_alloc(64, rounded));
+    if (!p) throw PlanError{{}, "out of memory allocating a stream of " + std::to_string(bytes) + " bytes"};
+    std::memset(p, 0, rounded);
+    StorageId id = next_id_++;
+    storage_[id] = {Buffer(p), bytes};
+    return id;
+  }
+  void release(StorageId storage) override { storage_.erase(storage); }
+
+  void write_view(const StreamView& view, std::span<const std::byte> host) override {
+    copy_view(view, const_cast<std::byte*>(host.data()), host.size(), true);
+  }
+  void read_view(const StreamView& view, std::span<std::byte> host) override {
+    copy_view(view, host.data(), host.size(), false);
+  }
+
+  void run_map(const MapPlan& plan) override;
+  void run_reduce(const ReducePlan& plan, std::span<std::byte> result) override;
+  void run_gather_scatter(const GatherScatterPlan& plan) override;
+
+  std::string profile_report() const;
+  int compiles() const { return compiles_; }
+
+ private:
+  struct Store {
+    Buffer data;
+    uint64_t bytes = 0;
+  };
+  std::byte* base_of(StorageId id, SourceLoc loc) {
+    auto it = storage_.find(id);
+    if (it == storage_.end()) throw PlanError{loc, "internal error: unknown stream storage"};
+    return it->second.data.get();
+  }
+  // Calls f(storage element index of the first element of each view row,
+  // row length) in row-major order.
+  template <class F>
+  static void for_each_row(const StreamView& v, F f) {
+    const size_t r = v.extents.size();
+    auto strides = row_major_strides(v.stream_extents);
+    std::vector<int64_t> pos(r, 0);
+    if (r == 0 || element_count(v.extents) == 0) return;
+    for (;;) {
+      int64_t index = 0;
+      for (size_t d = 0; d < r; ++d) index += (v.offset[d] + pos[d]) * strides[d];
+      f(index, v.extents[r - 1]);
+      size_t d = r - 1;
+      for (;;) {
+        if (d == 0) return;
+        --d;
+        if (++pos[d] < v.extents[d]) break;
+        pos[d] = 0;
+      }
+    }
+  }
+  void copy_view(const StreamView& view, std::byte* host, size_t host_size, bool to_stream) {
+    std::byte* base = base_of(view.storage, {});
+    const size_t es = view.elem->size;
+    size_t at = 0;
+    for_each_row(view, [&](int64_t index, int64_t len) {
+      size_t n = static_cast<size_t>(len) * es;
+      if (at + n > host_size) return;
+      std::byte* s = base + static_cast<size_t>(index) * es;
+      if (to_stream) std::memcpy(s, host + at, n);
+      else std::memcpy(host + at, s, n);
+      at += n;
+    });
+  }
+  ArgRt view_rt(const StreamView& v, const std::vector<DimMap>* map, SourceLoc loc) {
+    ArgRt a;
+    a.base = base_of(v.storage, loc);
+    a.elem_size = static_cast<int64_t>(v.elem->size);
+    a.rank = static_cast<int64_t>(v.extents.size());
+    if (a.rank > kMaxRank) throw PlanError{loc, "streams of more than 4 dimensions are not supported"};
+    auto strides = row_major_strides(v.stream_extents);
+    for (size_t d = 0; d < v.extents.size(); ++d) {
+      a.stride[d] = strides[d];
+      a.offset[d] = v.offset[d];
+      a.extent[d] = v.extents[d];
+      if (map && d < map->size()) {
+        a.num[d] = (*map)[d].num;
+        a.den[d] = (*map)[d].den ? (*map)[d].den : 1;
+      }
+    }
+    return a;
+  }
+  ArgRt gather_rt(const PlanArg& pa, SourceLoc loc) {
+    if (!pa.gather_from_host) return view_rt(pa.view, nullptr, loc);
+    ArgRt a;
+    a.base = const_cast<std::byte*>(pa.host.bytes.data());
+    a.elem_size = pa.host.elem ? static_cast<int64_t>(pa.host.elem->size) : 0;
+    a.rank = static_cast<int64_t>(pa.host.extents.size());
+    if (a.rank > kMaxRank) throw PlanError{loc, "gather arrays of more than 4 dimensions are not supported"};
+    auto strides = row_major_strides(pa.host.extents);
+    for (size_t d = 0; d < pa.host.extents.size(); ++d) {
+      a.stride[d] = strides[d];
+      a.extent[d] = std::max<int64_t>(pa.host.extents[d], 1);
+    }
+    return a;
+  }
+  // Compiles (or finds) an entry point.
+  void* entry(const std::string& kernel_name, const JitCompiler::Emit& emit, SourceLoc loc) {
+    JitCompiler::Result r;
+    try {
+      r = compiler_.get(emit);
+    } catch (const CodegenError& e) {
+      throw PlanError{e.loc.valid() ? e.loc : loc, e.message};
+    } catch (const std::exception& e) {
+      throw PlanError{loc, e.what()};
+    }
+    if (r.compiled) {
+      ++compiles_;
+      stats_[kernel_name].compiles++;
+    }
+    stats_[kernel_name].compile_ms += r.ms;
+    return r.address;
+  }
+  void finish(LaunchState& st) {
+    if (st.failed) throw PlanError{st.error_loc, st.error};
+  }
+
+  JitOptions options_;
+  JitCompiler compiler_;
+  ThreadPool pool_;
+  std::map<StorageId, Store> storage_;
+  StorageId next_id_ = 1;
+  int compiles_ = 0;
+  std::map<std::pair<const ast::FuncDecl*, MapShape>, SliceFn> slices_;
+  std::map<std::pair<const ast::FuncDecl*, std::vector<ArgShape>>, FoldFn> folds_;
+  std::map<std::string, Stat> stats_;
+};
+
+bool operator<(const MapShape& a, const MapShape& b) {
+  return std::tie(a.domain_rank, a.args) < std::tie(b.domain_rank, b.args);
+}
+
+void JitBackend::run_map(const MapPlan& plan) {
+  auto t_start = std::chrono::steady_clock::now();
+  const ast::FuncDecl& kernel = *plan.kernel;
+  Extents domain = canonical_extents(plan.domain);
+  if (domain.size() > kMaxRank) throw PlanError{plan.loc, "domains of more than 4 dimensions are not supported"};
+  MapShape shape;
+  shape.domain_rank = static_cast<int>(domain.size());
+  shape.args.resize(kernel.params.size());
+  std::vector<ArgRt> rts(kernel.params.size());
+  std::vector<Buffer> snapshots;
+  // Outputs that are also read (input or gather) need the inputs as they
+  // were before the call: read from a snapshot.
+  std::vector<StorageId> outputs;
+  for (const PlanArg& pa : plan.args)
+    if (pa.role == ArgRole::Output) outputs.push_back(pa.view.storage);
+  for (const PlanArg& pa : plan.args) {
+    if (pa.param < 0 || static_cast<size_t>(pa.param) >= rts.size()) continue;
+    ArgShape& s = shape.args[static_cast<size_t>(pa.param)];
+    ArgRt& rt = rts[static_cast<size_t>(pa.param)];
+    s.role = pa.role;
+    switch (pa.role) {
+      case ArgRole::Input:
+      case ArgRole::Iter:
+      case ArgRole::Output: {
+        rt = view_rt(pa.view, &pa.map, plan.loc);
+        s.rank = static_cast<int>(rt.rank);
+        for (int d = 0; d < s.rank; ++d) {
+          const DimMap& m = pa.map[static_cast<size_t>(d)];
+          s.out_dim[d] = static_cast<int8_t>(m.out_dim);
+          s.identity[d] = m.num == m.den;
+        }
+        break;
+      }
+      case ArgRole::Gather: rt = gather_rt(pa, plan.loc); break;
+      case ArgRole::Constant: rt.base = const_cast<std::byte*>(pa.value.data()); break;
+    }
+    bool reads = pa.role == ArgRole::Input || pa.role == ArgRole::Iter ||
+                 (pa.role == ArgRole::Gather && !pa.gather_from_host);
+    if (reads && std::find(outputs.begin(), outputs.end(), pa.view.storage) != outputs.end()) {
+      const Store& st = storage_.at(pa.view.storage);
+      auto* p = static_cast<std::byte*>(std::aligned_alloc(64, (st.bytes + 64) / 64 * 64));
+      if (!p) throw PlanError{plan.loc, "out of memory"};
+      std::memcpy(p, st.data.get(), st.bytes);
+      rt.base = p;
+      snapshots.emplace_back(p);
+    }
+  }
+  auto key = std::make_pair(&kernel, shape);
+  SliceFn fn;
+  if (auto it = slices_.find(key); it != slices_.end()) {
+    fn = it->second;
+  } else {
+    bool relaxed = options_.fp_relaxed;
+    fn = reinterpret_cast<SliceFn>(entry(kernel.name, [&](llvm::Module& m, const std::string& name) {
+      emit_map(m, kernel, shape, name, relaxed);
+    }, plan.loc));
+    slices_[key] = fn;
+  }
+  LaunchState state;
+  state.output = &options_.output;
+  state.file = plan.loc.file;
+  Launch launch;
+  for (size_t d = 0; d < domain.size(); ++d) launch.domain[d] = domain[d];
+  launch.args = rts.data();
+  launch.state = &state;
+  const int64_t cols = domain.back();
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < domain.size(); ++d) rows *= domain[d];
+  const int64_t total = rows * cols;
+  const int64_t threads = pool_.size();
+  auto t_run = std::chrono::steady_clock::now();
+  if (total < 4096 || threads == 1) {
+    fn(&launch, 0, rows, 0, cols);
+  } else if (rows >= threads * 4) {
+    int64_t blocks = std::min<int64_t>(rows, threads * 8);
+    pool_.run(blocks, [&](int64_t i) {
+      fn(&launch, rows * i / blocks, rows * (i + 1) / blocks, 0, cols);
+    });
+  } else {
+    // Few rows: split each row's columns too.
+    int64_t per_row = std::max<int64_t>(1, threads * 8 / rows);
+    int64_t blocks = rows * per_row;
+    pool_.run(blocks, [&](int64_t i) {
+      int64_t r = i / per_row, k = i % per_row;
+      fn(&launch, r, r + 1, cols * k / per_row, cols * (k + 1) / per_row);
+    });
+  }
+  Stat& st = stats_[kernel.name];
+  st.launches++;
+  st.run_ms += ms_since(t_run);
+  st.elements += total;
+  (void)t_start;
+  finish(state);
+}
+
+void JitBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result) {
+  const ast::FuncDecl& red = *plan.reducer;
+  std::vector<ArgShape> params(red.params.size());
+  std::vector<ArgRt> rts(red.params.size());
+  for (const PlanArg& pa : plan.extra) {
+    if (pa.param < 0 || static_cast<size_t>(pa.param) >= rts.size()) continue;
+    params[static_cast<size_t>(pa.param)].role = pa.role;
+    if (pa.role == ArgRole::Gather) rts[static_cast<size_t>(pa.param)] = gather_rt(pa, plan.loc);
+    else rts[static_cast<size_t>(pa.param)].base = const_cast<std::byte*>(pa.value.data());
+  }
+  params[static_cast<size_t>(plan.input_param)].role = ArgRole::Input;
+  params[static_cast<size_t>(plan.reduce_param)].role = ArgRole::Output;
+  auto key = std::make_pair(&red, params);
+  FoldFn fold;
+  if (auto it = folds_.find(key); it != folds_.end()) {
+    fold = it->second;
+  } else {
+    bool relaxed = options_.fp_relaxed;
+    fold = reinterpret_cast<FoldFn>(entry(red.name, [&](llvm::Module& m, const std::string& name) {
+      emit_fold(m, red, plan.input_param, plan.reduce_param, params, name, relaxed);
+    }, plan.loc));
+    folds_[key] = fold;
+  }
+  LaunchState state;
+  state.output = &options_.output;
+  state.file = plan.loc.file;
+  Launch launch;
+  launch.args = rts.data();
+  launch.state = &state;
+  const StreamView& in = plan.input;
+  const size_t es = in.elem->size;
+  std::byte* in_base = base_of(in.storage, plan.loc);
+  const int64_t n = element_count(in.extents);
+  auto t_run = std::chrono::steady_clock::now();
+  auto in_strides = row_major_strides(in.stream_extents);
+  const size_t r = in.extents.size();
+  // Folds view elements [first, last) (row-major linear positions) into acc,
+  // which already holds the element before `first`.
+  auto fold_range = [&](const StreamView& v, int64_t first, int64_t last, std::byte* acc) {
+    const int64_t cols = v.extents[r - 1];
+    while (first < last) {
+      int64_t rest = first / cols, c = first % cols;
+      int64_t index = (v.offset[r - 1] + c) * in_strides[r - 1];
+      for (size_t d = r - 1; d-- > 0;) {
+        index += (v.offset[d] + rest % v.extents[d]) * in_strides[d];
+        rest /= v.extents[d];
+      }
+      int64_t len = std::min(cols - c, last - first);
+      fold(&launch, acc, in_base + static_cast<size_t>(index) * es, static_cast<int64_t>(es), len);
+      first += len;
+    }
+  };
+  auto element_ptr = [&](const StreamView& v, int64_t linear) {
+    int64_t rest = linear, index = 0;
+    for (size_t d = r; d-- > 0;) {
+      index += (v.offset[d] + rest % v.extents[d]) * in_strides[d];
+      rest /= v.extents[d];
+    }
+    return in_base + static_cast<size_t>(index) * es;
+  };
+  if (!plan.to_stream) {
+    if (n == 0) return;
+    int64_t chunks = n < 65536 ? 1 : std::min<int64_t>(pool_.size(), n);
+    std::vector<std::vector<std::byte>> partial(static_cast<size_t>(chunks), std::vector<std::byte>(es));
+    pool_.run(chunks, [&](int64_t i) {
+      int64_t first = n * i / chunks, last = n * (i + 1) / chunks;
+      std::memcpy(partial[static_cast<size_t>(i)].data(), element_ptr(in, first), es);
+      fold_range(in, first + 1, last, partial[static_cast<size_t>(i)].data());
+    });
+    // Combine in order: acc = f(acc, partial_i), the left fold regrouped.
+    for (int64_t i = 1; i < chunks; ++i)
+      fold(&launch, partial[0].data(), partial[static_cast<size_t>(i)].data(), 0, 1);
+    std::memcpy(result.data(), partial[0].data(), std::min(result.size(), es));
+  } else {
+    const StreamView& out = plan.output;
+    std::byte* out_base = base_of(out.storage, plan.loc);
+    auto out_strides = row_major_strides(out.stream_extents);
+    const int64_t outs = element_count(out.extents);
+    const size_t ro = out.extents.size();
+    pool_.run(std::min<int64_t>(outs, pool_.size() * 4), [&](int64_t chunk) {
+      int64_t nchunks = std::min<int64_t>(outs, pool_.size() * 4);
+      std::vector<std::byte> acc(es);
+      for (int64_t o = outs * chunk / nchunks; o < outs * (chunk + 1) / nchunks; ++o) {
+        // Output position and the block's origin in input view coordinates.
+        std::vector<int64_t> opos(ro), origin(r, 0);
+        int64_t rest = o;
+        for (size_t d = ro; d-- > 0;) {
+          opos[d] = rest % out.extents[d];
+          rest /= out.extents[d];
+        }
+        // Align output dims with the input's trailing dims (leading 1s dropped).
+        for (size_t d = 0; d < ro && d < r; ++d) origin[r - 1 - d] = opos[ro - 1 - d] * plan.block[r - 1 - d];
+        StreamView block = in;
+        for (size_t d = 0; d < r; ++d) {
+          block.offset[d] = in.offset[d] + origin[d];
+          block.extents[d] = plan.block[d];
+        }
+        int64_t count = element_count(block.extents);
+        std::memcpy(acc.data(), element_ptr(block, 0), es);
+        fold_range(block, 1, count, acc.data());
+        int64_t index = 0;
+        for (size_t d = 0; d < ro; ++d) index += (out.offset[d] + opos[d]) * out_strides[d];
+        std::memcpy(out_base + static_cast<size_t>(index) * out.elem->size, acc.data(), es);
+      }
+    });
+  }
+  Stat& st = stats_[red.name];
+  st.launches++;
+  st.run_ms += ms_since(t_run);
+  st.elements += n;
+  finish(state);
+}
+
+namespace {
+
+// a op= b per component, on the scalar components of an element type.
+template <class T>
+void combine_as(std::byte* a, const std::byte* b, int op, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    T x, y;
+    std::memcpy(&x, a + i * sizeof(T), sizeof(T));
+    std::memcpy(&y, b + i * sizeof(T), sizeof(T));
+    T r = op == 1 ? static_cast<T>(x + y) : op == 2 ? static_cast<T>(x * y) : y;
+    std::memcpy(a + i * sizeof(T), &r, sizeof(T));
+  }
+}
+
+bool combine(const Type* t, std::byte* a, const std::byte* b, int op) {
+  const Type* s = t->scalar_of();
+  size_t n = t->width();
+  switch (s->kind) {
+    case TypeKind::Float: combine_as<float>(a, b, op, n); return true;
+    case TypeKind::Double: combine_as<double>(a, b, op, n); return true;
+    case TypeKind::Int: combine_as<int32_t>(a, b, op, n); return true;
+    case TypeKind::UInt: combine_as<uint32_t>(a, b, op, n); return true;
+    case TypeKind::Char: combine_as<int8_t>(a, b, op, n); return true;
+    case TypeKind::UChar: combine_as<uint8_t>(a, b, op, n); return true;
+    case TypeKind::Short: combine_as<int16_t>(a, b, op, n); return true;
+    case TypeKind::UShort: combine_as<uint16_t>(a, b, op, n); return true;
+    case TypeKind::Long: combine_as<int64_t>(a, b, op, n); return true;
+    case TypeKind::ULong: combine_as<uint64_t>(a, b, op, n); return true;
+    default: return false;
+  }
+}
+
+// The index element as (column, row, ...) integers; floats round (int)(f + 0.5f).
+std::array<int64_t, 4> index_of(const Type* t, const std::byte* p) {
+  std::array<int64_t, 4> r{};
+  const Type* s = t->scalar_of();
+  for (uint32_t i = 0; i < t->width() && i < 4; ++i) {
+    const std::byte* c = p + i * s->size;
+    switch (s->kind) {
+      case TypeKind::Float: { float f; std::memcpy(&f, c, 4); r[i] = static_cast<int64_t>(static_cast<int32_t>(std::max(-2e9f, std::min(2e9f, f + 0.5f)))); break; }
+      case TypeKind::Double: { double f; std::memcpy(&f, c, 8); r[i] = static_cast<int64_t>(static_cast<int32_t>(std::max(-2e9, std::min(2e9, f + 0.5)))); break; }
+      case TypeKind::Int: { int32_t v; std::memcpy(&v, c, 4); r[i] = v; break; }
+      case TypeKind::UInt: { uint32_t v; std::memcpy(&v, c, 4); r[i] = v; break; }
+      case TypeKind::Long: case TypeKind::ULong: { int64_t v; std::memcpy(&v, c, 8); r[i] = v; break; }
+      case TypeKind::Short: { int16_t v; std::memcpy(&v, c, 2); r[i] = v; break; }
+      case TypeKind::UShort: { uint16_t v; std::memcpy(&v, c, 2); r[i] = v; break; }
+      case TypeKind::Char: r[i] = static_cast<int8_t>(*c); break;
+      case TypeKind::UChar: r[i] = static_cast<uint8_t>(*c); break;
+      default: break;
+    }
+  }
+  return r;
+}
+
+std::string point_text(const std::array<int64_t, 4>& p, size_t n) {
+  std::string s = n > 1 ? "(" : "";
+  for (size_t i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(p[i]);
+  return s + (n > 1 ? ")" : "");
+}
+
+}  // namespace
+
+void JitBackend::run_gather_scatter(const GatherScatterPlan& plan) {
+  const StreamView& arr = plan.array;
+  const size_t es = arr.elem->size;
+  std::byte* abase = base_of(arr.storage, plan.loc);
+  std::byte* vbase = base_of(plan.values.storage, plan.loc);
+  std::byte* ibase = base_of(plan.index.storage, plan.loc);
+  auto a_strides = row_major_strides(arr.stream_extents);
+  // Storage indices of the index and value elements, row-major.
+  std::vector<int64_t> ii, vi;
+  for_each_row(plan.index, [&](int64_t s, int64_t len) { for (int64_t k = 0; k < len; ++k) ii.push_back(s + k); });
+  for_each_row(plan.values, [&](int64_t s, int64_t len) { for (int64_t k = 0; k < len; ++k) vi.push_back(s + k); });
+  const Type* it = plan.index.elem;
+  const size_t ar = arr.extents.size();
+  std::vector<int64_t> target(ii.size());
+  // Validate every index first: a bad one writes nothing.
+  for (size_t k = 0; k < ii.size(); ++k) {
+    auto p = index_of(it, ibase + static_cast<size_t>(ii[k]) * it->size);
+    int64_t index = 0;
+    bool ok = true;
+    for (size_t j = 0; j < ar; ++j) {
+      size_t d = ar - 1 - j;  // component j addresses dimension ar-1-j
+      int64_t x = j < 4 && j < it->width() ? p[j] : 0;
+      if (x < 0 || x >= arr.extents[d]) ok = false;
+      index += (arr.offset[d] + x) * a_strides[d];
+    }
+    if (!ok) {
+      throw PlanError{plan.loc, "index " + point_text(p, std::min<size_t>(it->width(), 4)) + " of element " +
+                                    std::to_string(k) + " is outside the array " + shape_text(arr.extents)};
+    }
+    target[k] = index;
+  }
+  FoldFn fold = nullptr;
+  int reduce_param = -1;
+  LaunchState state;
+  state.output = &options_.output;
+  std::vector<ArgRt> rts;
+  Launch launch;
+  if (plan.op) {
+    const ast::FuncDecl& red = *plan.op;
+    int first = -1, second = -1;
+    std::vector<ArgShape> params(red.params.size());
+    for (size_t i = 0; i < red.params.size(); ++i) {
+      auto k = red.params[i]->pkind;
+      if (k == ast::ParamKind::Input || k == ast::ParamKind::Reduce) {
+        (first < 0 ? first : second) = static_cast<int>(i);
+        if (k == ast::ParamKind::Reduce) reduce_param = static_cast<int>(i);
+      }
+    }
+    if (first < 0 || second < 0 || reduce_param < 0) throw PlanError{plan.loc, "'" + red.name + "' is not a reduction of two streams"};
+    int input_param = reduce_param == first ? second : first;
+    params[static_cast<size_t>(input_param)].role = ArgRole::Input;
+    params[static_cast<size_t>(reduce_param)].role = ArgRole::Output;
+    rts.resize(red.params.size());
+    auto key = std::make_pair(&red, params);
+    if (auto f = folds_.find(key); f != folds_.end()) {
+      fold = f->second;
+    } else {
+      bool relaxed = options_.fp_relaxed;
+      fold = reinterpret_cast<FoldFn>(entry(red.name, [&](llvm::Module& m, const std::string& name) {
+        emit_fold(m, red, input_param, reduce_param, params, name, relaxed);
+      }, plan.loc));
+      folds_[key] = fold;
+    }
+    launch.args = rts.data();
+    launch.state = &state;
+    // Which of (array element, value element) is the reduce parameter.
+    reduce_param = reduce_param == first ? 0 : 1;
+  }
+  const size_t vs = plan.values.elem->size;
+  std::vector<std::byte> tmp(std::max(es, vs)), acc(std::max(es, vs));
+  for (size_t k = 0; k < ii.size(); ++k) {
+    std::byte* a = abase + static_cast<size_t>(target[k]) * es;
+    std::byte* v = vbase + static_cast<size_t>(vi[k]) * vs;
+    if (!plan.is_scatter) {
+      std::memcpy(v, a, std::min(es, vs));
+      if (fold) {
+        std::memcpy(acc.data(), a, es);
+        std::memcpy(tmp.data(), a, es);
+        fold(&launch, acc.data(), tmp.data(), 0, 1);
+        std::memcpy(a, acc.data(), es);
+      } else if (plan.builtin_op == stdlib::STREAM_GATHER_INC) {
+        // a += 1 per component.
+        std::vector<std::byte> one(es);
+        const Type* s = arr.elem->scalar_of();
+        for (uint32_t c = 0; c < arr.elem->width(); ++c) {
+          std::byte* p = one.data() + c * s->size;
+          if (s->kind == TypeKind::Float) { float f = 1; std::memcpy(p, &f, 4); }
+          else if (s->kind == TypeKind::Double) { double f = 1; std::memcpy(p, &f, 8); }
+          else std::memset(p, 0, s->size), *p = std::byte{1};
+        }
+        combine(arr.elem, a, one.data(), 1);
+      }
+    } else if (fold) {
+      if (reduce_param == 0) {
+        fold(&launch, a, v, 0, 1);  // a = f(a, s[k])
+      } else {
+        std::memcpy(tmp.data(), a, es);
+        fold(&launch, v, tmp.data(), 0, 1);  // s[k] = f(a, s[k]) with s[k] the accumulator
+      }
+    } else if (plan.builtin_op == stdlib::STREAM_SCATTER_ASSIGN) {
+      std::memcpy(a, v, std::min(es, vs));
+    } else if (!combine(arr.elem, a, v, plan.builtin_op == stdlib::STREAM_SCATTER_MUL ? 2 : 1)) {
+      throw PlanError{plan.loc, "this scatter operator needs numeric elements"};
+    }
+  }
+  finish(state);
+}
+
+std::string JitBackend::profile_report() const {
+  std::ostringstream os;
+  os << "kernel                compiles  compile ms  launches      run ms     elements/s\n";
+  char line[256];
+  for (const auto& [name, s] : stats_) {
+    double eps = s.run_ms > 0 ? static_cast<double>(s.elements) / (s.run_ms / 1000.0) : 0;
+    std::snprintf(line, sizeof line, "%-20s %9d %11.2f %9lld %11.3f %14.4g\n", name.c_str(),
+                  s.compiles, s.compile_ms, static_cast<long long>(s.launches), s.run_ms, eps);
+    os << line;
+  }
+  return os.str();
+}
+
+}  // namespace jit
+
+std::unique_ptr<Backend> make_jit_backend(const JitOptions& options) {
+  return std::make_unique<jit::JitBackend>(options);
+}
+
+std::string jit_profile_report(const Backend& backend) {
+  const auto* j = dynamic_cast<const jit::JitBackend*>(&backend);
+  return j ? j->profile_report() : std::string();
+}
+
+int jit_compile_count(const Backend& backend) {
+  const auto* j = dynamic_cast<const jit::JitBackend*>(&backend);
+  return j ? j->compiles() : 0;
+}
+
+std::string jit_emit_llvm(const ast::Program& program, bool fp_relaxed) {
+  jit::JitCompiler compiler(false);
+  std::string out;
+  for (const auto& item : program.items) {
+    const auto* ds = item->as<ast::DeclStmt>();
+    if (!ds) continue;
+    for (const auto& d : ds->decls) {
+      const auto* f = d->as<ast::FuncDecl>();
+      if (!f || !f->body || f->fkind == ast::FuncKind::Host) continue;
+      try {
+        if (f->fkind == ast::FuncKind::Kernel) {
+          bool has_out = false;
+          jit::MapShape shape;
+          for (const auto& p : f->params) {
+            jit::ArgShape s;
+            switch (p->pkind) {
+              case ast::ParamKind::Input: s.role = ArgRole::Input; break;
+              case ast::ParamKind::Iter: s.role = ArgRole::Iter; break;
+              case ast::ParamKind::Out: s.role = ArgRole::Output; has_out = true; break;
+              case ast::ParamKind::Gather: s.role = ArgRole::Gather; break;
+              default: s.role = ArgRole::Constant; break;
+            }
+            if (s.role == ArgRole::Input || s.role == ArgRole::Iter || s.role == ArgRole::Output) {
+              s.rank = 1;
+              s.out_dim[0] = 0;
+              s.identity[0] = true;
+            }
+            shape.args.push_back(s);
+          }
+          if (!has_out) continue;
+          out += "; kernel " + f->name + " (1-D streams of the domain's shape)\n";
+          out += compiler.optimized_ir([&](llvm::Module& m, const std::string& name) {
+            jit::emit_map(m, *f, shape, name, fp_relaxed);
+          });
+        } else {
+          int in = -1, red = -1;
+          std::vector<jit::ArgShape> params(f->params.size());
+          for (size_t i = 0; i < f->params.size(); ++i) {
+            auto k = f->params[i]->pkind;
+            if (k == ast::ParamKind::Input) in = static_cast<int>(i), params[i].role = ArgRole::Input;
+            else if (k == ast::ParamKind::Reduce) red = static_cast<int>(i), params[i].role = ArgRole::Output;
+            else if (k == ast::ParamKind::Gather) params[i].role = ArgRole::Gather;
+          }
+          if (in < 0 || red < 0) continue;
+          out += "; reduce " + f->name + "\n";
+          out += compiler.optimized_ir([&](llvm::Module& m, const std::string& name) {
+            jit::emit_fold(m, *f, in, red, params, name, fp_relaxed);
+          });
+        }
+      } catch (const jit::CodegenError& e) {
+        out += "; " + f->name + ": " + e.message + "\n";
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace brook

@@ -1,0 +1,34 @@
+// The LLVM ORC JIT backend: kernels compiled to native code for the host CPU,
+// run over the domain on a thread pool. LLVM stays behind this header.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "backends/backend.hpp"
+#include "lang/ast.hpp"
+
+namespace brook {
+
+struct JitOptions {
+  int threads = 0;             // 0: $BROOK_THREADS, else every core
+  bool use_disk_cache = true;  // $XDG_CACHE_HOME/brook (else ~/.cache/brook)
+  bool profile = false;        // collect per-kernel statistics (jit_profile_report)
+  OutputSink output;           // kernel printf; default: stdout
+  bool fp_relaxed = false;     // `#pragma brook fp_relaxed`: fast-math flags
+};
+
+std::unique_ptr<Backend> make_jit_backend(const JitOptions& options);
+
+// Per kernel: compiles, compile ms, launches, run ms, elements/s. Empty when
+// `backend` is not a JIT backend or profiling is off.
+std::string jit_profile_report(const Backend& backend);
+
+// Number of kernels compiled (not loaded from the disk cache) so far.
+int jit_compile_count(const Backend& backend);
+
+// `brook emit llvm`: the optimised IR of every kernel launchable from the host
+// (1-D streams, same-shape inputs) and every reduce function of `program`.
+std::string jit_emit_llvm(const ast::Program& program, bool fp_relaxed);
+
+}  // namespace brook

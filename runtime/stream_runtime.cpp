@@ -1,0 +1,470 @@
+#include "runtime/stream_runtime.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "backends/interp/node.hpp"
+
+namespace brook {
+
+using interp::RuntimeError;
+
+namespace {
+
+// Largest stream storage: a larger declaration is "out of memory".
+constexpr uint64_t kMaxStreamBytes = uint64_t{4} << 30;
+
+// Sema checks the arity of stream operations; this keeps a mismatch harmless.
+const StreamArg& nth(std::span<const StreamArg> args, size_t i) {
+  if (i >= args.size()) throw RuntimeError{{}, "internal error: missing argument of a stream operation"};
+  return args[i];
+}
+
+SourceLoc callee_loc(const ast::CallExpr& call) {
+  return call.callee_loc.valid() ? call.callee_loc : call.loc;
+}
+
+RuntimeError runtime_error(const PlanError& e, SourceLoc fallback) {
+  return RuntimeError{e.loc.valid() ? e.loc : fallback, e.message};
+}
+
+// The argument as the user wrote it, for messages: `b` for b and b.domain(…).
+std::string written_name(const ast::Expr* e) {
+  while (e) {
+    if (auto* n = e->as<ast::NameExpr>()) return n->name;
+    if (auto* d = e->as<ast::DomainExpr>()) {
+      e = d->stream.get();
+    } else if (auto* c = e->as<ast::CastExpr>()) {
+      e = c->operand.get();
+    } else {
+      break;
+    }
+  }
+  return "";
+}
+
+// One number as streamPrint writes it (BrookGPU's format, §4).
+void append_number(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "NaN";
+  } else if (std::isinf(v)) {
+    out += "inf";
+  } else if (std::fabs(v) < 1e-6) {
+    out += "0.00";
+  } else {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%3.2f", v);
+    out += buf;
+  }
+}
+
+// Every scalar of an element, in memory order (struct fields flattened).
+void flatten(const Type* t, const uint8_t* p, std::vector<double>& out) {
+  if (t->is_struct()) {
+    if (!t->decl) return;
+    for (const auto& f : t->decl->fields) flatten(f.type, p + f.offset, out);
+  } else if (t->is_array() || t->is_vector()) {
+    for (uint32_t i = 0; i < t->count; ++i) flatten(t->elem, p + i * t->elem->size, out);
+  } else if (t->is_scalar()) {
+    interp::with_scalar(t->kind, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      out.push_back(static_cast<double>(interp::load_scalar<T>(p)));
+    });
+  }
+}
+
+// A value argument in C layout of `t`.
+std::vector<std::byte> value_bytes(const StreamArg& a, const Type* t) {
+  std::vector<std::byte> bytes(t->size);
+  auto* p = reinterpret_cast<uint8_t*>(bytes.data());
+  if (t->is_scalar() || t->is_pointer()) {
+    interp::store_fn(t)(p, a.scalar);
+  } else if (t->is_vector()) {
+    interp::store_vec(t, p, a.vec);
+  } else {
+    std::memcpy(p, a.bytes.data(), std::min<size_t>(a.bytes.size(), bytes.size()));
+  }
+  return bytes;
+}
+
+// A host array (T h[R][C]) as a gather argument.
+HostArray host_array(const StreamArg& a) {
+  HostArray h;
+  const Type* t = a.type;
+  while (t && t->is_array()) {
+    h.extents.push_back(t->count);
+    t = t->elem;
+  }
+  h.elem = t;
+  h.bytes.resize(a.bytes.size());
+  std::memcpy(h.bytes.data(), a.bytes.data(), a.bytes.size());
+  return h;
+}
+
+}  // namespace
+
+StreamRuntime::StreamRuntime(std::unique_ptr<Backend> backend) : backend_(std::move(backend)) {}
+
+StreamRuntime::~StreamRuntime() = default;
+
+uint64_t StreamRuntime::add(Record r) {
+  uint64_t h = next_handle_++;
+  records_.emplace(h, std::move(r));
+  return h;
+}
+
+const StreamRuntime::Record& StreamRuntime::record(uint64_t handle, SourceLoc loc) const {
+  auto it = records_.find(handle);
+  if (it == records_.end()) throw RuntimeError{loc, "stream used before its declaration ran"};
+  return it->second;
+}
+
+StreamRuntime::Record& StreamRuntime::record(uint64_t handle, SourceLoc loc) {
+  auto it = records_.find(handle);
+  if (it == records_.end()) throw RuntimeError{loc, "stream used before its declaration ran"};
+  return it->second;
+}
+
+const StreamView& StreamRuntime::view_of(uint64_t handle, SourceLoc loc) const {
+  return record(handle, loc).view;
+}
+
+void StreamRuntime::drop_views(std::span<const StreamArg> args) {
+  for (const StreamArg& a : args) {
+    if (!a.type || !a.type->is_stream()) continue;
+    auto it = records_.find(a.scalar.u);
+    if (it != records_.end() && !it->second.owner) records_.erase(it);
+  }
+}
+
+void StreamRuntime::show(const std::string& text) {
+  if (plan_output_) plan_output_(text);
+}
+
+uint64_t StreamRuntime::create(interp::Machine&, const ast::VarDecl& decl,
+                               std::span<const int64_t> extents, std::span<const StreamArg> init) {
+  const Type* st = decl.type;
+  const Type* elem = st && st->is_stream() ? st->elem : st;
+  if (!elem || elem->size == 0) throw RuntimeError{decl.loc, "stream '" + decl.name + "' has no element type"};
+  Extents ext(extents.begin(), extents.end());
+  uint64_t count = 1;
+  for (int64_t e : ext) {
+    if (e <= 0) {
+      throw RuntimeError{decl.loc, "stream '" + decl.name + "' has extent " + std::to_string(e) +
+                                       "; extents must be positive"};
+    }
+    if (count > kMaxStreamBytes / static_cast<uint64_t>(e)) count = kMaxStreamBytes + 1;
+    else count *= static_cast<uint64_t>(e);
+  }
+  if (count > kMaxStreamBytes / elem->size) {
+    throw RuntimeError{decl.loc, "out of memory: stream '" + decl.name + "' " + shape_text(ext) + " is too large"};
+  }
+  Record r;
+  r.owner = true;
+  try {
+    r.view = Scheduler::whole(backend_->allocate(count * elem->size), elem, ext, decl.is_iter);
+  } catch (const std::bad_alloc&) {
+    throw RuntimeError{decl.loc, "out of memory: stream '" + decl.name + "' " + shape_text(ext) + " is too large"};
+  }
+  if (decl.is_iter && init.size() == 2) {
+    // Iterators are materialised once (§6): 1-D per component; 2-D float2
+    // with x from the columns and y from the rows.
+    const Extents& c = r.view.stream_extents;
+    uint32_t width = elem->width();
+    auto component = [&](const StreamArg& a, uint32_t j) {
+      return elem->is_vector() ? a.vec.c[j].f : a.scalar.f;
+    };
+    std::vector<float> values(count * width);
+    std::vector<int64_t> pos(c.size(), 0);
+    for (uint64_t k = 0; k < count; ++k) {
+      int64_t rem = static_cast<int64_t>(k);
+      for (size_t d = c.size(); d-- > 0;) {
+        pos[d] = rem % c[d];
+        rem /= c[d];
+      }
+      for (uint32_t j = 0; j < width; ++j) {
+        float v;
+        if (c.size() == 2 && j < 2) {
+          size_t d = 1 - j;  // x: the column (last) dimension, y: the row
+          v = Scheduler::iterator_lerp(pos[d], c[d], component(init[0], j), component(init[1], j));
+        } else {
+          v = Scheduler::iterator_lerp(static_cast<int64_t>(k), static_cast<int64_t>(count),
+                                       component(init[0], j), component(init[1], j));
+        }
+        values[k * width + j] = v;
+      }
+    }
+    if (elem->scalar_of()->kind == TypeKind::Float) {
+      backend_->write_view(r.view, std::as_bytes(std::span<const float>(values)));
+    }
+  }
+  return add(std::move(r));
+}
+
+void StreamRuntime::release(interp::Machine&, uint64_t handle) {
+  auto it = records_.find(handle);
+  if (it == records_.end()) return;
+  if (it->second.owner) backend_->release(it->second.view.storage);
+  records_.erase(it);
+}
+
+void StreamRuntime::read_write(interp::Machine& m, bool read, const StreamView& view,
+                               uint64_t pointer, SourceLoc loc) {
+  uint64_t need = Scheduler::host_bytes(view);
+  uint64_t have = m.memory.bytes_after(pointer);
+  if (have < need) {
+    throw RuntimeError{loc, std::string(read ? "streamRead" : "streamWrite") + " needs " +
+                                std::to_string(need) + " bytes but the host object has " +
+                                std::to_string(have)};
+  }
+  if (need == 0) return;
+  uint8_t* p = m.memory.at(pointer, need, loc, !read);
+  auto* bytes = reinterpret_cast<std::byte*>(p);
+  if (read) {
+    backend_->write_view(view, std::span<const std::byte>(bytes, need));
+  } else {
+    backend_->read_view(view, std::span<std::byte>(bytes, need));
+  }
+}
+
+void StreamRuntime::print(interp::Machine& m, const StreamView& view) {
+  std::vector<std::byte> bytes(Scheduler::host_bytes(view));
+  backend_->read_view(view, bytes);
+  const Type* t = view.elem;
+  const int64_t row = view.extents.empty() ? 1 : view.extents.back();
+  const int64_t count = element_count(view.extents);
+  std::string out;
+  std::vector<double> comps;
+  for (int64_t k = 0; k < count; ++k) {
+    const auto* p = reinterpret_cast<const uint8_t*>(bytes.data()) + k * static_cast<int64_t>(t->size);
+    comps.clear();
+    flatten(t, p, comps);
+    if (t->is_scalar()) {
+      append_number(out, comps.empty() ? 0.0 : comps[0]);
+      out += ' ';
+    } else {
+      out += '{';
+      for (size_t j = 0; j < comps.size(); ++j) {
+        if (j) out += ", ";
+        append_number(out, comps[j]);
+      }
+      out += '}';
+    }
+    if ((k + 1) % row == 0) out += '\n';
+    if (out.size() > (1u << 16)) {
+      if (m.out) m.out->write(1, out);
+      out.clear();
+    }
+  }
+  if (m.out) m.out->write(1, out);
+}
+
+StreamArg StreamRuntime::builtin(interp::Machine& m, stdlib::Builtin id, const ast::CallExpr& call,
+                                 std::span<const StreamArg> args) {
+  using stdlib::Builtin;
+  SourceLoc loc = callee_loc(call);
+  StreamArg result;
+  struct Cleanup {
+    StreamRuntime* self;
+    std::span<const StreamArg> args;
+    ~Cleanup() { self->drop_views(args); }
+  } cleanup{this, args};
+  try {
+    switch (id) {
+      case Builtin::streamRead:
+      case Builtin::streamWrite: {
+        const StreamView& v = record(nth(args, 0).scalar.u, loc).view;
+        read_write(m, id == Builtin::streamRead, v, nth(args, 1).scalar.u, loc);
+        break;
+      }
+      case Builtin::streamSwap: {
+        Record& a = record(nth(args, 0).scalar.u, loc);
+        Record& b = record(nth(args, 1).scalar.u, loc);
+        if (a.view.elem != b.view.elem ||
+            canonical_extents(a.view.extents) != canonical_extents(b.view.extents)) {
+          throw RuntimeError{loc, "streamSwap needs two streams of the same type and shape"};
+        }
+        if (a.owner && b.owner && a.view.is_whole() && b.view.is_whole()) {
+          std::swap(a.view.storage, b.view.storage);
+        } else {
+          std::vector<std::byte> x(Scheduler::host_bytes(a.view)), y(x.size());
+          backend_->read_view(a.view, x);
+          backend_->read_view(b.view, y);
+          backend_->write_view(a.view, y);
+          backend_->write_view(b.view, x);
+        }
+        break;
+      }
+      case Builtin::streamPrint: print(m, record(nth(args, 0).scalar.u, loc).view); break;
+      case Builtin::streamSize: {
+        const Extents& e = record(nth(args, 0).scalar.u, loc).view.extents;
+        Extents c = canonical_extents(e);
+        for (size_t j = 0; j < 4; ++j) {
+          int64_t v = j < c.size() ? c[c.size() - 1 - j] : 1;
+          result.vec.c[j] = interp::put<int32_t>(static_cast<int32_t>(v));
+        }
+        break;
+      }
+      case Builtin::streamGatherOp:
+      case Builtin::streamScatterOp:
+        gather_scatter(m, id == Builtin::streamScatterOp, call, args, loc);
+        break;
+      default: throw RuntimeError{loc, "'" + call.callee + "' is not a stream operation"};
+    }
+  } catch (const PlanError& e) {
+    throw runtime_error(e, loc);
+  }
+  return result;
+}
+
+void StreamRuntime::gather_scatter(interp::Machine& m, bool scatter, const ast::CallExpr& call,
+                                   std::span<const StreamArg> args, SourceLoc loc) {
+  const StreamView& values = record(nth(args, 0).scalar.u, loc).view;
+  const StreamView& index = record(nth(args, 1).scalar.u, loc).view;
+  const ast::FuncDecl* op = nullptr;
+  int builtin_op = 0;
+  const auto* n = call.args.size() > 3 ? call.args[3]->as<ast::NameExpr>() : nullptr;
+  if (n && n->decl && n->decl->as<ast::FuncDecl>()) {
+    op = n->decl->as<ast::FuncDecl>();
+    if (op->definition) op = op->definition;
+  } else {
+    builtin_op = static_cast<int>(nth(args, 3).scalar.i);
+  }
+  const StreamArg& arr = nth(args, 2);
+  if (arr.type && arr.type->is_stream()) {
+    const StreamView& array = record(arr.scalar.u, loc).view;
+    GatherScatterPlan plan = Scheduler::plan_gather_scatter(scatter, values, index, array, builtin_op, op, loc);
+    show(describe(plan));
+    backend_->run_gather_scatter(plan);
+    return;
+  }
+  // A host array: run on a stream copy of it, then copy the result back.
+  HostArray h = host_array(arr);
+  StreamView array = Scheduler::whole(backend_->allocate(h.bytes.size()), h.elem, h.extents);
+  struct Free {
+    Backend* b;
+    StorageId s;
+    ~Free() { b->release(s); }
+  } free_array{backend_.get(), array.storage};
+  backend_->write_view(array, h.bytes);
+  GatherScatterPlan plan = Scheduler::plan_gather_scatter(scatter, values, index, array, builtin_op, op, loc);
+  show(describe(plan));
+  backend_->run_gather_scatter(plan);
+  if (arr.place) {
+    backend_->read_view(array, h.bytes);
+    std::memcpy(arr.place, h.bytes.data(), h.bytes.size());
+  }
+  (void)m;
+}
+
+void StreamRuntime::launch(interp::Machine& m, const ast::CallExpr& call, std::span<StreamArg> args) {
+  SourceLoc loc = callee_loc(call);
+  struct Cleanup {
+    StreamRuntime* self;
+    std::span<const StreamArg> args;
+    ~Cleanup() { self->drop_views(args); }
+  } cleanup{this, args};
+  const ast::FuncDecl* f = call.func;
+  if (f && f->definition) f = f->definition;
+  if (!f) throw RuntimeError{loc, "call to '" + call.callee + "' cannot be run"};
+  try {
+    if (f->fkind == ast::FuncKind::Reduce) {
+      run_reduction(m, *f, call, args, loc);
+    } else {
+      run_kernel(m, *f, call, args, loc);
+    }
+  } catch (const PlanError& e) {
+    throw runtime_error(e, loc);
+  }
+}
+
+void StreamRuntime::run_kernel(interp::Machine&, const ast::FuncDecl& kernel, const ast::CallExpr& call,
+                               std::span<StreamArg> args, SourceLoc loc) {
+  std::vector<CallArg> cargs(args.size());
+  for (size_t i = 0; i < args.size() && i < kernel.params.size(); ++i) {
+    const ast::ParamDecl& p = *kernel.params[i];
+    const StreamArg& a = args[i];
+    CallArg& c = cargs[i];
+    c.name = written_name(i < call.args.size() ? call.args[i].get() : nullptr);
+    if (a.type && a.type->is_stream()) {
+      c.kind = CallArg::Kind::Stream;
+      c.stream = record(a.scalar.u, loc).view;
+    } else if (p.pkind == ast::ParamKind::Gather && a.type && a.type->is_array()) {
+      c.kind = CallArg::Kind::HostArray;
+      c.host = host_array(a);
+    } else {
+      c.kind = CallArg::Kind::Value;
+      c.value = value_bytes(a, p.type);
+    }
+  }
+  MapPlan plan = Scheduler::plan_map(kernel, cargs, loc);
+  show(describe(plan));
+  backend_->run_map(plan);
+}
+
+void StreamRuntime::run_reduction(interp::Machine&, const ast::FuncDecl& reducer,
+                                  const ast::CallExpr& call, std::span<StreamArg> args, SourceLoc loc) {
+  std::vector<CallArg> cargs(args.size());
+  int target = -1;
+  for (size_t i = 0; i < args.size() && i < reducer.params.size(); ++i) {
+    const ast::ParamDecl& p = *reducer.params[i];
+    const StreamArg& a = args[i];
+    CallArg& c = cargs[i];
+    c.name = written_name(i < call.args.size() ? call.args[i].get() : nullptr);
+    if (a.type && a.type->is_stream()) {
+      c.kind = CallArg::Kind::Stream;
+      c.stream = record(a.scalar.u, loc).view;
+    } else if (p.pkind == ast::ParamKind::Gather && a.type && a.type->is_array()) {
+      c.kind = CallArg::Kind::HostArray;
+      c.host = host_array(a);
+    } else {
+      c.kind = CallArg::Kind::Value;
+      c.value = value_bytes(a, p.type);
+      if (p.pkind == ast::ParamKind::Reduce) target = static_cast<int>(i);
+    }
+  }
+  ReducePlan plan = Scheduler::plan_reduce(reducer, cargs, loc);
+  show(describe(plan));
+  std::vector<std::byte> result(plan.input.elem ? plan.input.elem->size : 0);
+  backend_->run_reduce(plan, result);
+  if (!plan.to_stream && target >= 0) {
+    uint8_t* place = args[static_cast<size_t>(target)].place;
+    if (!place) throw RuntimeError{loc, "the result of '" + reducer.name + "' has nowhere to go"};
+    std::memcpy(place, result.data(), result.size());
+  }
+}
+
+uint64_t StreamRuntime::domain(interp::Machine&, const ast::DomainExpr& e, const StreamArg& stream,
+                               const StreamArg& start, const StreamArg& end) {
+  // Errors point at the member name `domain`, just after the '.'.
+  SourceLoc loc = e.loc;
+  loc.col += 1;
+  uint64_t base_handle = stream.scalar.u;
+  Record r;
+  {
+    const Record& base = record(base_handle, loc);
+    auto corners = [](const StreamArg& a) {
+      std::vector<int64_t> v;
+      if (a.type && a.type->is_vector()) {
+        for (uint32_t j = 0; j < a.type->count; ++j) v.push_back(a.vec.c[j].i);
+      } else {
+        v.push_back(a.scalar.i);
+      }
+      return v;
+    };
+    std::vector<int64_t> s = corners(start), t = corners(end);
+    try {
+      r.view = Scheduler::domain(base.view, s, t, loc);
+    } catch (const PlanError& err) {
+      throw runtime_error(err, loc);
+    }
+    r.owner = false;
+  }
+  // A view of a view: the inner one was made for this expression only.
+  auto it = records_.find(base_handle);
+  if (it != records_.end() && !it->second.owner) records_.erase(it);
+  return add(std::move(r));
+}
+
+}  // namespace brook

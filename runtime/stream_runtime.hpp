@@ -1,0 +1,65 @@
+// The StreamHost the Engine uses (LANGUAGE.md §4–§8): stream handles and
+// views, streamRead/Write/Swap/Print/Size, gather/scatter operators, kernel
+// launches and reductions. Every call becomes a plan (backends/scheduler.hpp)
+// that the selected Backend runs; shape errors become runtime errors at the call.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+
+#include "backends/backend.hpp"
+#include "runtime/stream_host.hpp"
+
+namespace brook {
+
+class StreamRuntime : public StreamHost {
+ public:
+  explicit StreamRuntime(std::unique_ptr<Backend> backend);
+  ~StreamRuntime() override;
+
+  Backend& backend() { return *backend_; }
+  // Where each plan is described as it is made (--dump-plans, `brook emit
+  // plan`); unset: nowhere.
+  void set_plan_output(std::function<void(std::string_view)> f) { plan_output_ = std::move(f); }
+
+  uint64_t create(interp::Machine& m, const ast::VarDecl& decl, std::span<const int64_t> extents,
+                  std::span<const StreamArg> init) override;
+  void release(interp::Machine& m, uint64_t handle) override;
+  StreamArg builtin(interp::Machine& m, stdlib::Builtin id, const ast::CallExpr& call,
+                    std::span<const StreamArg> args) override;
+  void launch(interp::Machine& m, const ast::CallExpr& call, std::span<StreamArg> args) override;
+  uint64_t domain(interp::Machine& m, const ast::DomainExpr& e, const StreamArg& stream,
+                  const StreamArg& start, const StreamArg& end) override;
+
+  // The view a handle designates (tests).
+  const StreamView& view_of(uint64_t handle, SourceLoc loc) const;
+
+ private:
+  struct Record {
+    StreamView view;
+    bool owner = false;  // a declared stream (owns its storage), not a view
+  };
+  const Record& record(uint64_t handle, SourceLoc loc) const;
+  Record& record(uint64_t handle, SourceLoc loc);
+  uint64_t add(Record r);
+  // Views made for one call are dropped once the call has used them.
+  void drop_views(std::span<const StreamArg> args);
+  void show(const std::string& text);
+  void print(interp::Machine& m, const StreamView& view);
+  void read_write(interp::Machine& m, bool read, const StreamView& view, uint64_t pointer, SourceLoc loc);
+  void gather_scatter(interp::Machine& m, bool scatter, const ast::CallExpr& call,
+                      std::span<const StreamArg> args, SourceLoc loc);
+  void run_kernel(interp::Machine& m, const ast::FuncDecl& kernel, const ast::CallExpr& call,
+                  std::span<StreamArg> args, SourceLoc loc);
+  void run_reduction(interp::Machine& m, const ast::FuncDecl& reducer, const ast::CallExpr& call,
+                     std::span<StreamArg> args, SourceLoc loc);
+
+  std::unique_ptr<Backend> backend_;
+  std::function<void(std::string_view)> plan_output_;
+  std::unordered_map<uint64_t, Record> records_;
+  uint64_t next_handle_ = 1;
+};
+
+}  // namespace brook
