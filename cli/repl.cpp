@@ -85,20 +85,37 @@ void Repl::error(const std::string& message) const {
 }
 
 int Repl::loop(LineReader& reader) {
-  std::string buffer;
+  std::string buffer;  // the entry being typed
+  std::string held;    // a complete entry ending in an `if`: an `else` line may continue it
+  auto starts_with_else = [](const std::string& line) {
+    std::string head = trim(line);
+    return head.rfind("else", 0) == 0 &&
+           (head.size() == 4 || (!std::isalnum(static_cast<unsigned char>(head[4])) && head[4] != '_'));
+  };
   while (!quit_) {
     take_interrupt();  // a Ctrl-C that stopped the last entry is spent
-    std::optional<std::string> line = reader.read(buffer.empty() ? "> " : "... ");
+    std::optional<std::string> line = reader.read(buffer.empty() && held.empty() ? "> " : "... ");
     if (!line) {
       // End of input inside an entry: run it, so its error (if any) is shown.
-      if (!blank(buffer)) submit(buffer, true);
+      if (!held.empty()) submit(held, true);
+      else if (!blank(buffer)) submit(buffer, true);
       break;
     }
     if (reader.interrupted()) {
       buffer.clear();
+      held.clear();
       continue;
     }
     reader.remember(*line);
+    if (!held.empty()) {
+      if (starts_with_else(*line)) {
+        buffer = std::move(held);
+      } else {
+        submit(held, true);
+        if (quit_) break;
+      }
+      held.clear();
+    }
     if (buffer.empty() && trim(*line).rfind(':', 0) == 0) {
       command(trim(*line));
       continue;
@@ -109,7 +126,9 @@ int Repl::loop(LineReader& reader) {
       buffer.clear();
       continue;
     }
-    if (submit(buffer, false)) buffer.clear();
+    Submit r = submit(buffer, false);
+    if (r == Submit::open_if) held = buffer;
+    if (r != Submit::more) buffer.clear();
   }
   std::fflush(stdout);
   return exit_status_;
@@ -117,7 +136,7 @@ int Repl::loop(LineReader& reader) {
 
 // Parses `text` on its own (nothing is registered) to see whether it needs
 // more lines; typedef names of the session are known to the scratch parser.
-std::optional<std::string> Repl::complete_entry(const std::string& text) const {
+std::optional<Repl::Entry> Repl::complete_entry(const std::string& text) const {
   auto probe = [&](const std::string& candidate, bool* incomplete) -> std::optional<ast::Program> {
     SourceManager sources;
     DiagnosticEngine diags(sources);
@@ -134,9 +153,33 @@ std::optional<std::string> Repl::complete_entry(const std::string& text) const {
     if (diags.has_errors()) return std::nullopt;
     return std::move(parsed.program);
   };
+  // `s` or `s.domain(a, b)` alone: sema calls that a no-op, the REPL shows it.
+  auto bare_stream = [&](const ast::Program& p, const std::string& entry) -> std::string {
+    if (p.items.size() != 1) return {};
+    const auto* es = p.items[0]->as<ast::ExprStmt>();
+    const ast::Expr* e = es ? es->expr.get() : nullptr;
+    while (const auto* d = e ? e->as<ast::DomainExpr>() : nullptr) e = d->stream.get();
+    const auto* name = e ? e->as<ast::NameExpr>() : nullptr;
+    const ast::Decl* decl = name ? engine_->front_end().sema().lookup_global(name->name) : nullptr;
+    const auto* var = decl ? decl->as<ast::VarDecl>() : nullptr;
+    if (!var || !var->is_stream) return {};
+    std::string expr = trim(entry);
+    while (!expr.empty() && (expr.back() == ';' || std::isspace(static_cast<unsigned char>(expr.back()))))
+      expr.pop_back();
+    return expr;
+  };
   bool incomplete = false;
-  probe(text, &incomplete);
-  if (!incomplete) return text;
+  if (std::optional<ast::Program> p = probe(text, &incomplete); !incomplete) {
+    Entry e{text, p ? bare_stream(*p, text) : std::string()};
+    if (p && !p->items.empty()) {
+      const ast::Stmt* last = p->items.back().get();
+      while (const auto* i = last ? last->as<ast::IfStmt>() : nullptr) {
+        if (!i->else_stmt) e.open_if = true;
+        last = i->else_stmt.get();
+      }
+    }
+    return e;
+  }
   // `2 * 21` or `int x = 5` without the ';': finish it when that gives an
   // expression statement or variable declaration (not `for (…)` or `int f()`).
   std::string with_semicolon = text;
@@ -146,26 +189,30 @@ std::optional<std::string> Repl::complete_entry(const std::string& text) const {
   std::optional<ast::Program> p = probe(with_semicolon, &incomplete);
   if (incomplete || !p || p->items.empty()) return std::nullopt;
   const ast::Stmt& last = *p->items.back();
-  if (last.as<ast::ExprStmt>()) return with_semicolon;
+  if (last.as<ast::ExprStmt>()) return Entry{with_semicolon, bare_stream(*p, with_semicolon)};
   if (auto* ds = last.as<ast::DeclStmt>()) {
     bool vars = !ds->decls.empty() && std::all_of(ds->decls.begin(), ds->decls.end(),
                                                    [](const ast::DeclPtr& d) { return d->as<ast::VarDecl>(); });
-    if (vars) return with_semicolon;
+    if (vars) return Entry{with_semicolon, {}};
   }
   return std::nullopt;
 }
 
-bool Repl::submit(const std::string& text, bool final) {
-  std::string entry = text;
-  if (!final) {
-    std::optional<std::string> complete = complete_entry(text);
-    if (!complete) return false;
+Repl::Submit Repl::submit(const std::string& text, bool final) {
+  Entry entry{text, {}};
+  if (std::optional<Entry> complete = complete_entry(text)) {
     entry = *complete;
-  } else if (std::optional<std::string> complete = complete_entry(text)) {
-    entry = *complete;
+  } else if (!final) {
+    return Submit::more;
   }
+  if (entry.open_if && !final) return Submit::open_if;
   auto start = std::chrono::steady_clock::now();
-  Engine::EntryResult r = engine_->eval(next_name(), entry, false);
+  Engine::EntryResult r;
+  if (!entry.stream.empty()) {
+    if (!engine_->show_stream(next_name(), entry.stream)) r.status = Engine::EntryStatus::runtime_error;
+  } else {
+    r = engine_->eval(next_name(), entry.text, false);
+  }
   auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start);
   if (r.status == Engine::EntryStatus::ok && !r.value.empty()) {
     std::fputs((r.value + "\n").c_str(), stdout);
@@ -180,7 +227,7 @@ bool Repl::submit(const std::string& text, bool final) {
     std::snprintf(buf, sizeof buf, "time: %.3f ms", elapsed.count());
     error(buf);
   }
-  return true;
+  return Submit::done;
 }
 
 bool Repl::load(const std::string& path) {
@@ -283,18 +330,17 @@ void Repl::emit(const std::vector<std::string>& words) {
 }
 
 void Repl::show_streams() {
-  std::vector<std::string> lines;
-  for (const std::string& n : global_names()) {
-    const ast::Decl* d = engine_->front_end().sema().lookup_global(n);
-    const auto* v = d ? d->as<ast::VarDecl>() : nullptr;
-    if (!v || !v->is_stream || !v->type) continue;
-    lines.push_back(n + " : " + v->type->name());
-  }
-  if (lines.empty()) {
+  std::vector<Engine::StreamInfo> streams = engine_->live_streams();
+  if (streams.empty()) {
     std::fputs("no live streams\n", stdout);
     return;
   }
-  for (const std::string& l : lines) std::fputs((l + "\n").c_str(), stdout);
+  for (const Engine::StreamInfo& s : streams) {
+    std::string shape;
+    for (int64_t e : s.extents) shape += (shape.empty() ? "" : ", ") + std::to_string(e);
+    std::string line = s.element_type + " " + s.name + "<" + shape + ">  " + std::to_string(s.bytes) + " bytes\n";
+    std::fputs(line.c_str(), stdout);
+  }
 }
 
 std::vector<std::string> Repl::global_names() const {

@@ -19,9 +19,10 @@ class Repl {
 
   // Reads and runs entries until :quit or end of input; returns the exit status.
   int loop(LineReader& reader);
-  // One entry or command, as if typed (used by :load's caller and tests).
-  // Returns false when the text is incomplete (more lines are wanted).
-  bool submit(const std::string& text, bool final);
+  // One entry, as if typed. `more`: the text needs more lines; `open_if`: it
+  // is complete but an `else` on the next line would continue it.
+  enum class Submit { done, more, open_if };
+  Submit submit(const std::string& text, bool final);
   // Runs `file` like :load. False after a compile or runtime error.
   bool load(const std::string& path);
 
@@ -38,7 +39,12 @@ class Repl {
   void set_backend(const std::vector<std::string>& words);
   // The entry, or the entry with a ';' added when that finishes an expression
   // or variable declaration (`> 2 * 21`); nothing when it needs more lines.
-  std::optional<std::string> complete_entry(const std::string& text) const;
+  struct Entry {
+    std::string text;
+    std::string stream;  // the entry is just a stream (or a view of one): show it
+    bool open_if = false;  // ends in an `if` without `else`: an `else` line may follow
+  };
+  std::optional<Entry> complete_entry(const std::string& text) const;
   std::vector<std::string> global_names() const;
   void error(const std::string& message) const;
   std::string next_name();

@@ -161,7 +161,9 @@ std::string abbreviate_rows(std::string_view text, size_t max_rows, size_t max_c
     }
     std::string_view row = text.substr(pos, end - pos);
     if (row.size() > max_columns) {
-      out += row.substr(0, max_columns);
+      std::string_view head = row.substr(0, max_columns);
+      while (!head.empty() && head.back() == ' ') head.remove_suffix(1);
+      out += head;
       out += " ...";
     } else {
       out += row;

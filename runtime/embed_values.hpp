@@ -17,6 +17,6 @@ std::string format_value(const Type* t, const uint8_t* bytes, interp::Memory& me
 
 // streamPrint output cut to its first rows (and long rows to their start), so
 // a large stream does not flood the terminal.
-std::string abbreviate_rows(std::string_view text, size_t max_rows = 16, size_t max_columns = 120);
+std::string abbreviate_rows(std::string_view text, size_t max_rows = 8, size_t max_columns = 100);
 
 }  // namespace brook

@@ -1,5 +1,6 @@
 #include "runtime/engine.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -59,11 +60,9 @@ struct Engine::Impl {
   // stdout, the program's own stdout suppressed.
   void setup_plan_output() {
     if (options.emit_plans) {
-      callback = std::make_unique<CallbackSink>([this](int stream, std::string_view text) {
-        if (stream == 2) stdio.write(2, text);
-      });
-      machine.out = callback.get();
-      streams.set_plan_output([this](std::string_view text) { stdio.write(1, text); });
+      plan_only = std::make_unique<PlanOnlySink>(*machine.out);
+      machine.out = plan_only.get();
+      streams.set_plan_output([this](std::string_view text) { plan_only->plan(text); });
     } else if (options.dump_plans) {
       streams.set_plan_output([this](std::string_view text) { machine.out->write(2, text); });
     }
@@ -242,6 +241,9 @@ struct Engine::Impl {
             uint32_t id = compiler.global_object(capture.holder, {});
             result.value = format_value(capture.holder->type, machine.memory.data(id), machine.memory);
             result.type = capture.holder->type->name();
+          } else if (!capture.immediate.empty()) {
+            result.value = capture.immediate;
+            result.type = capture.type;
           } else if (capture.global) {
             uint32_t id = compiler.global_object(capture.global, {});
             result.value = format_value(capture.global->type, machine.memory.data(id), machine.memory);
@@ -259,6 +261,7 @@ struct Engine::Impl {
     ast::VarDecl* holder = nullptr;        // a hidden global the value is stored into
     const ast::VarDecl* global = nullptr;  // or a global array shown in place
     std::string stream_text;               // or a stream expression for streamPrint
+    std::string immediate, type;           // or a value known without running (literals)
   };
 
   // A trailing expression statement of non-void type becomes the initialiser
@@ -279,8 +282,15 @@ struct Engine::Impl {
     if (t->is_array()) {
       auto* name = es->expr->as<ast::NameExpr>();
       auto* var = name && name->decl ? name->decl->as<ast::VarDecl>() : nullptr;
-      if (var && var->is_global) c.global = var;
-      return c;
+      if (var && var->is_global) {
+        c.global = var;
+        return c;
+      }
+      if (auto* lit = es->expr->as<ast::StringLit>()) {
+        c.immediate = format_value(t, reinterpret_cast<const uint8_t*>(lit->value.c_str()), machine.memory);
+        c.type = t->name();
+        return c;
+      }
     }
     auto holder = std::make_unique<ast::VarDecl>(es->loc);
     holder->name = "<value>";
@@ -327,10 +337,10 @@ struct Engine::Impl {
   }
 
   // A stream value is shown through streamPrint; long output is abbreviated.
-  void print_stream(const std::string& expr) {
-    FrontEnd::Unit unit = front.load_source("<value>", "streamPrint(" + expr + ");");
+  bool print_stream(const std::string& expr, std::string name = "<value>") {
+    FrontEnd::Unit unit = front.load_source(std::move(name), "streamPrint(" + expr + ");");
     flush_diagnostics();
-    if (unit.status != FrontEnd::Status::ok || !unit.program) return;
+    if (unit.status != FrontEnd::Status::ok || !unit.program) return false;
     std::string captured;
     interp::OutputSink* saved = machine.out;
     CallbackSink sink([&](int stream, std::string_view t) {
@@ -345,6 +355,7 @@ struct Engine::Impl {
     machine.out = saved;
     if (st == Engine::EntryStatus::ok) machine.out->write(1, abbreviate_rows(captured));
     machine.out->flush();
+    return st == Engine::EntryStatus::ok;
   }
 
   std::string type_of(std::string name, std::string_view expr) {
@@ -363,6 +374,7 @@ struct Engine::Impl {
   interp::Machine machine;
   StdioSink stdio;
   std::unique_ptr<CallbackSink> callback;
+  std::unique_ptr<PlanOnlySink> plan_only;  // emit_plans
   StreamRuntime streams;
   HostLibrary library;
   interp::Compiler compiler;
@@ -394,6 +406,42 @@ std::string Engine::type_of(std::string name, std::string_view expr) {
   return impl_->type_of(std::move(name), expr);
 }
 
+bool Engine::show_stream(std::string name, std::string_view expr) {
+  return impl_->print_stream(std::string(expr), std::move(name));
+}
+
+std::vector<Engine::StreamInfo> Engine::live_streams() {
+  std::vector<StreamInfo> out;
+  std::unordered_map<std::string, bool> seen;
+  const auto& programs = impl_->front.programs();
+  for (auto p = programs.rbegin(); p != programs.rend(); ++p) {
+    for (const ast::StmtPtr& item : (*p)->items) {
+      const auto* ds = item->as<ast::DeclStmt>();
+      if (!ds) continue;
+      for (const ast::DeclPtr& d : ds->decls) {
+        const auto* v = d->as<ast::VarDecl>();
+        if (!v || !v->is_stream || !v->type || seen[v->name]) continue;
+        if (impl_->front.sema().lookup_global(v->name) != v) continue;
+        seen[v->name] = true;
+        uint64_t handle = interp::load_as<uint64_t>(impl_->machine.memory.data(impl_->compiler.global_object(v, {})));
+        if (handle == 0) continue;
+        try {
+          const StreamView& view = impl_->streams.view_of(handle, {});
+          StreamInfo info{v->name, view.elem ? view.elem->name() : "?", view.extents, 0};
+          uint64_t count = 1;
+          for (int64_t e : view.extents) count *= static_cast<uint64_t>(e);
+          info.bytes = count * (view.elem ? view.elem->size : 0);
+          out.push_back(std::move(info));
+        } catch (const RuntimeError&) {
+          // Released, or never created: not live.
+        }
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const StreamInfo& a, const StreamInfo& b) { return a.name < b.name; });
+  return out;
+}
+
 void Engine::interrupt() { interp::interrupt_requested.store(true); }
 
 std::optional<std::span<uint8_t>> Engine::global_bytes(std::string_view name, const Type** type) {
@@ -408,6 +456,7 @@ std::optional<std::span<uint8_t>> Engine::global_bytes(std::string_view name, co
 void Engine::set_output(std::function<void(int, std::string_view)> f) {
   impl_->callback = std::make_unique<CallbackSink>(std::move(f));
   impl_->machine.out = impl_->callback.get();
+  impl_->setup_plan_output();
 }
 
 }  // namespace brook

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lang/frontend.hpp"
 
@@ -64,6 +65,17 @@ class Engine {
   // The type of an expression as users write it ("float4"), or "" after a
   // diagnostic was printed. Nothing runs.
   std::string type_of(std::string name, std::string_view expr);
+  // Shows a stream expression as the REPL does: streamPrint's rows, a large
+  // stream cut to its first rows. False after a diagnostic or runtime error.
+  bool show_stream(std::string name, std::string_view expr);
+  // The top-level streams whose declarations have run (REPL `:streams`).
+  struct StreamInfo {
+    std::string name;
+    std::string element_type;          // "float4"
+    std::vector<int64_t> extents;      // slowest first
+    uint64_t bytes = 0;
+  };
+  std::vector<StreamInfo> live_streams();
   // Asks the running entry to stop at its next loop iteration or call.
   // Async-signal-safe; the entry ends with EntryStatus::interrupted.
   static void interrupt();

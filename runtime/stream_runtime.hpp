@@ -14,6 +14,21 @@
 
 namespace brook {
 
+// `brook emit plan`: the program's stdout is dropped, plans go to stdout in
+// its place, stderr passes through.
+class PlanOnlySink : public interp::OutputSink {
+ public:
+  explicit PlanOnlySink(interp::OutputSink& inner) : inner_(&inner) {}
+  void write(int stream, std::string_view text) override {
+    if (stream != 1) inner_->write(stream, text);
+  }
+  void flush() override { inner_->flush(); }
+  void plan(std::string_view text) { inner_->write(1, text); }
+
+ private:
+  interp::OutputSink* inner_;
+};
+
 class StreamRuntime : public StreamHost {
  public:
   explicit StreamRuntime(std::unique_ptr<Backend> backend);

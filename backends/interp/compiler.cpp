@@ -57,7 +57,8 @@ Compiler::Local Compiler::declare_local(const Decl* d, const Type* t) {
 uint32_t Compiler::global_object(const VarDecl* v, SourceLoc loc) {
   auto it = globals_.find(v);
   if (it != globals_.end()) return it->second;
-  uint32_t id = machine_.memory.allocate(v->type->size, ObjectKind::global, loc);
+  uint64_t size = v->is_stream ? std::max<uint64_t>(v->type->size, 8) : v->type->size;
+  uint32_t id = machine_.memory.allocate(size, ObjectKind::global, loc);
   globals_[v] = id;
   return id;
 }
@@ -310,10 +311,10 @@ CompiledFunction* Compiler::compile_toplevel(const Program& program) {
           auto* v = d->as<VarDecl>();
           if (!v) continue;
           if (v->is_stream) {
-            // A top-level stream lives for the whole program.
-            uint32_t slot = frame_slot(8, 8);
-            current_->locals[v] = {slot, false};
-            if (host_) block->body.push_back(host_->stream_decl(*v, make_local(v->type, slot), *this));
+            // A top-level stream lives for the whole program; its handle is
+            // a global, so functions reach it too.
+            uint32_t id = global_object(v, v->loc);
+            if (host_) block->body.push_back(host_->stream_decl(*v, make_object(machine_.memory, id), *this));
             continue;
           }
           if (!v->type || v->type->is_void()) continue;
@@ -344,16 +345,13 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
         if (auto* ds = c->as<DeclStmt>()) {
           for (auto& d : ds->decls) {
             auto* v = d->as<VarDecl>();
-            if (v && v->is_stream) {
-              Local l = declare_local(v, v->type);
-              if (!host_) {
-                b->body.push_back(std::make_unique<FailStmt>());
-                static_cast<FailStmt*>(b->body.back().get())->n =
-                    make_fail(v->loc, "streams are not supported here");
-                continue;
+            if (v && v->is_stream && !v->is_global && !v->is_static) {
+              if (StmtNodePtr n = declaration(*v)) b->body.push_back(std::move(n));
+              // The stream is freed when its block ends, however it ends.
+              if (host_) {
+                uint32_t slot = current_->locals.at(v).offset;
+                b->at_exit.push_back(host_->stream_release(make_local(v->type, slot), *this));
               }
-              b->body.push_back(host_->stream_decl(*v, make_local(v->type, l.offset), *this));
-              b->at_exit.push_back(host_->stream_release(make_local(v->type, l.offset), *this));
               continue;
             }
             if (v) {
@@ -501,6 +499,23 @@ StmtNodePtr Compiler::expression_statement(const Expr& e) {
 
 StmtNodePtr Compiler::declaration(const VarDecl& v) {
   if (!v.type || v.type->is_void()) return nullptr;
+  if (v.is_stream) {
+    NodePtr slot;
+    if (v.is_global || v.is_static) {
+      slot = make_object(machine_.memory, global_object(&v, v.loc));
+    } else {
+      // A handle in the frame; streams never have their address taken.
+      uint32_t off = frame_slot(8, 8);
+      current_->locals[&v] = {off, false};
+      slot = make_local(v.type, off);
+    }
+    if (!host_) {
+      auto f = std::make_unique<FailStmt>();
+      f->n = make_fail(v.loc, "streams are not supported here");
+      return f;
+    }
+    return host_->stream_decl(v, std::move(slot), *this);
+  }
   if (v.is_global || v.is_static) {
     uint32_t id = global_object(&v, v.loc);
     if (!v.init) return nullptr;

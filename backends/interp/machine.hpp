@@ -62,10 +62,10 @@ struct Machine {
   StackArena stack;
   uint8_t* fp = nullptr;  // the running function's frame
   int depth = 0;
-  // Return registers: scalars, vectors; aggregates are written to ret_ptr.
+  // Return registers: scalars, vectors. An aggregate result is copied to the
+  // address the caller stores at the start of the callee's frame.
   Scalar ret{};
   Vec retv{};
-  uint8_t* ret_ptr = nullptr;
   OutputSink* out = nullptr;
   // Running kernel bodies: integer division by zero yields 0 there (§3).
   bool in_kernel = false;

@@ -46,7 +46,6 @@ T component(Builtin id, const Vec* in, size_t arity, uint32_t i) {
 // Component-wise: result component type R, computation type T.
 template <class T, class R>
 struct Componentwise : MathBase {
-  Vec in[3];
   Scalar eval(Machine& m) override {
     Vec v[3];
     gather(m, v);

@@ -60,6 +60,7 @@ std::string ClPrinter::componentwise(const std::string& fname, const Type* resul
 std::string ClPrinter::builtin(const CallExpr& e) {
   auto id = static_cast<Builtin>(e.builtin);
   const stdlib::BuiltinInfo& info = stdlib::builtin_info(id);
+  if (id == Builtin::printf) return printf_call(e);
   std::vector<const Type*> types;
   std::vector<std::string> args;
   for (const ExprPtr& a : e.args) {
@@ -76,7 +77,6 @@ std::string ClPrinter::builtin(const CallExpr& e) {
   std::string S = m_.type_name(s0);
   auto lit = [&](const char* v) { return "(" + S + ")" + v; };
   switch (id) {
-    case Builtin::printf: return printf_call(e);
     case Builtin::instance: return "brook_pos";
     case Builtin::abs:
       if (s0->is_floating()) return call("fabs");

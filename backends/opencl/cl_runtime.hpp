@@ -58,6 +58,6 @@ class ClRuntime {
 };
 
 // Compiler options: OpenCL C 1.2, correctly rounded division and sqrt, no mad contraction.
-inline constexpr const char* kBuildOptions = "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt";
+inline constexpr const char* kBuildOptions = "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt -w";
 
 }  // namespace brook::opencl

@@ -41,7 +41,12 @@ struct Harness {
           if (const auto* f = d->as<ast::FuncDecl>(); f && f->name == name && f->body) return f;
     return nullptr;
   }
-  const Type* type(const std::string& name) { return fe.types().builtin_by_name(name); }
+  const Type* type(const std::string& name) {
+    if (name == "float") return fe.types().float_type();
+    if (name == "int") return fe.types().int_type();
+    if (name == "double") return fe.types().double_type();
+    return fe.types().builtin_by_name(name);
+  }
 
   template <class T>
   StreamView stream(const Type* elem, Extents e, const std::vector<T>& data = {}) {

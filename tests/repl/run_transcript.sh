@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Pipes NAME.in into `brook repl` (stdout and stderr together, as a user sees
+# them) and compares with NAME.out. Timings vary, so `time: X ms` is masked.
+# Usage: run_transcript.sh BROOK NAME.in        (UPDATE=1 rewrites NAME.out)
+set -u
+brook=$1
+input=$2
+expected=${input%.in}.out
+dir=$(dirname "$input")
+actual=$(cd "$dir" && HOME=/nonexistent BROOK_HISTORY= NO_COLOR=1 \
+  timeout 60 "$brook" repl < "$(basename "$input")" 2>&1 | sed -E 's/time: [0-9.]+ ms/time: N ms/')
+if [[ "${UPDATE:-0}" == 1 ]]; then
+  printf '%s\n' "$actual" > "$expected"
+  exit 0
+fi
+if ! diff -u "$expected" <(printf '%s\n' "$actual"); then
+  echo "transcript $input: output differs (above: - expected, + actual)"
+  exit 1
+fi
+exit 0
