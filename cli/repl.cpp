@@ -150,6 +150,9 @@ std::optional<Repl::Entry> Repl::complete_entry(const std::string& text) const {
     PreprocessResult pp = preprocess(sources, file, diags, options_.preprocess);
     ParseResult parsed = parse(pp.tokens, types, diags, state);
     *incomplete = parsed.incomplete;
+    // The lexer, not the parser, sees a comment still open at the end.
+    for (const Diagnostic& d : diags.diagnostics())
+      if (d.message.rfind("unterminated comment", 0) == 0) *incomplete = true;
     if (diags.has_errors()) return std::nullopt;
     return std::move(parsed.program);
   };
@@ -283,7 +286,7 @@ void Repl::command(const std::string& line) {
 
 void Repl::set_backend(const std::vector<std::string>& words) {
   std::vector<std::string> built = built_backends();
-  std::string current = options_.backend.empty() ? built.back() : options_.backend;
+  std::string current = engine_->backend_name();
   if (words.size() < 2) {
     std::string all;
     for (const std::string& b : built) all += (all.empty() ? "" : ", ") + b;
@@ -297,8 +300,20 @@ void Repl::set_backend(const std::vector<std::string>& words) {
   if (std::find(built.begin(), built.end(), wanted) == built.end()) {
     return error("the " + wanted + " backend is not built into this brook; still using " + current);
   }
+  if (wanted == current) {
+    std::fputs(("backend: " + wanted + "\n").c_str(), stdout);
+    return;
+  }
   options_.backend = wanted;
-  std::fputs(("backend: " + wanted + "\n").c_str(), stdout);
+  // Streams live in their backend's storage, so a session with state keeps
+  // its backend until :reset; a fresh one switches at once.
+  if (entry_count_ == 0) {
+    reset();
+    std::fputs(("backend: " + wanted + "\n").c_str(), stdout);
+  } else {
+    std::fputs(("backend: " + wanted + " from the next :reset (this session's streams live on " + current +
+                ")\n").c_str(), stdout);
+  }
 }
 
 void Repl::emit(const std::vector<std::string>& words) {

@@ -337,6 +337,8 @@ void Codegen::decl_stmt(const ast::DeclStmt& s) {
     const auto* v = d->as<ast::VarDecl>();
     if (!v) continue;  // struct/typedef/enum declarations need no code
     if (v->is_stream) unsupported(v->loc, "stream declarations inside kernels");
+    // Locals live on a worker thread's stack.
+    if (v->type->size > (1u << 20)) unsupported(v->loc, "kernel locals larger than 1 MiB ('" + v->name + "')");
     Value* ptr = alloca_of(v->type, v->name.c_str());
     fn->ptrs[v] = ptr;
     // Locals start zeroed so every backend prints the same for a read
@@ -353,7 +355,7 @@ namespace {
 
 // Loops `for (i = lo; i < hi; ++i)` with the counter in a register (phi).
 template <class F>
-void counted_loop(Codegen& cg, Value* lo, Value* hi, const char* name, F body) {
+llvm::BranchInst* counted_loop(Codegen& cg, Value* lo, Value* hi, const char* name, F body) {
   auto& b = cg.b;
   llvm::Function* f = b.GetInsertBlock()->getParent();
   BasicBlock* pre = b.GetInsertBlock();
@@ -369,8 +371,25 @@ void counted_loop(Codegen& cg, Value* lo, Value* hi, const char* name, F body) {
   body(i);
   Value* next = b.CreateAdd(i, cg.i64(1), "", true, true);
   i->addIncoming(next, b.GetInsertBlock());
-  b.CreateBr(head);
+  llvm::BranchInst* latch = b.CreateBr(head);
   b.SetInsertPoint(end);
+  return latch;
+}
+
+// Invocations are independent (LANGUAGE.md §5): every memory access of the
+// module joins one access group and the element loop is marked parallel over
+// it, so the vectoriser needs no alias checks between streams and gathers.
+void mark_parallel(Codegen& cg, llvm::BranchInst* latch) {
+  llvm::MDNode* group = llvm::MDNode::getDistinct(cg.ctx, {});
+  for (llvm::Function& f : cg.mod)
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& inst : bb)
+        if (inst.mayReadOrWriteMemory()) inst.setMetadata(llvm::LLVMContext::MD_access_group, group);
+  llvm::Metadata* parallel[] = {llvm::MDString::get(cg.ctx, "llvm.loop.parallel_accesses"), group};
+  llvm::Metadata* ops[] = {nullptr, llvm::MDNode::get(cg.ctx, parallel)};
+  llvm::MDNode* loop = llvm::MDNode::getDistinct(cg.ctx, ops);
+  loop->replaceOperandWith(0, loop);
+  latch->setMetadata(llvm::LLVMContext::MD_loop, loop);
 }
 
 llvm::Function* make_entry(Codegen& cg, const std::string& name, size_t nparams, bool fold) {
@@ -399,6 +418,9 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
               const std::string& entry_name, bool fp_relaxed) {
   Codegen cg(module, fp_relaxed);
   auto& b = cg.b;
+  const ast::FuncDecl& def = kernel.definition ? *kernel.definition : kernel;
+  for (size_t i = 0; i < shape.args.size() && i < def.params.size(); ++i)
+    if (shape.args[i].role == ArgRole::Gather) cg.gather_ranks[def.params[i].get()] = shape.args[i].rank;
   llvm::Function* bodyfn = cg.body(kernel);
   llvm::Function* f = make_entry(cg, entry_name, 5, false);
   Codegen::Fn state;
@@ -428,7 +450,9 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
     a.base = b.CreateLoad(b.getPtrTy(), cg.byte_gep(a.rt, kArgBase));
     if (s.role == ArgRole::Input || s.role == ArgRole::Iter || s.role == ArgRole::Output) {
       for (int d = 0; d < s.rank; ++d) {
-        a.stride.push_back(cg.load_i64(a.rt, kArgStride + 8 * d));
+        // Row-major storage: the last dimension is contiguous, which lets
+        // the vectoriser use plain vector loads and stores.
+        a.stride.push_back(d == s.rank - 1 ? cg.i64(1) : cg.load_i64(a.rt, kArgStride + 8 * d));
         a.offset.push_back(cg.load_i64(a.rt, kArgOffset + 8 * d));
         a.num.push_back(s.identity[d] ? nullptr : cg.load_i64(a.rt, kArgNum + 8 * d));
         a.den.push_back(s.identity[d] ? nullptr : cg.load_i64(a.rt, kArgDen + 8 * d));
@@ -457,6 +481,7 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
   }
 
   std::vector<Value*> pos(D, nullptr);
+  llvm::BranchInst* col_latch = nullptr;
   counted_loop(cg, f->getArg(1), f->getArg(2), "row", [&](Value* r) {
     // Decompose the row number into the leading D-1 coordinates.
     Value* rest = r;
@@ -468,7 +493,7 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
         rest = b.CreateSDiv(rest, ext[d]);
       }
     }
-    counted_loop(cg, f->getArg(3), f->getArg(4), "col", [&](Value* c) {
+    col_latch = counted_loop(cg, f->getArg(3), f->getArg(4), "col", [&](Value* c) {
       pos[D - 1] = c;
       for (int d = 0; d < 4; ++d) {
         int src = D - 1 - d;
@@ -513,14 +538,19 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
   b.CreateRetVoid();
   llvm::IRBuilder<> entry(state.alloca_block);
   entry.CreateBr(start);
+  mark_parallel(cg, col_latch);
   verify(module);
 }
 
 void emit_fold(llvm::Module& module, const ast::FuncDecl& reducer, int input_param,
                int reduce_param, const std::vector<ArgShape>& params,
-               const std::string& entry_name, bool fp_relaxed) {
+               const std::string& entry_name, bool fp_relaxed, int lanes) {
   Codegen cg(module, fp_relaxed);
   auto& b = cg.b;
+  const ast::FuncDecl& def = reducer.definition ? *reducer.definition : reducer;
+  const int64_t es = static_cast<int64_t>(def.params[static_cast<size_t>(input_param)]->type->size);
+  for (size_t i = 0; i < params.size() && i < def.params.size(); ++i)
+    if (params[i].role == ArgRole::Gather) cg.gather_ranks[def.params[i].get()] = params[i].rank;
   llvm::Function* bodyfn = cg.body(reducer);
   llvm::Function* f = make_entry(cg, entry_name, 5, true);
   Codegen::Fn state;
@@ -554,15 +584,21 @@ void emit_fold(llvm::Module& module, const ast::FuncDecl& reducer, int input_par
     else fixed[i] = b.CreateLoad(b.getPtrTy(), cg.byte_gep(rt, kArgBase));
   }
   counted_loop(cg, cg.i64(0), count, "fold", [&](Value* k) {
-    std::vector<Value*> call_args{ctxp, llvm::ConstantPointerNull::get(b.getPtrTy())};
-    for (size_t i = 0; i < params.size(); ++i) {
-      Value* ptr = fixed[i];
-      if (static_cast<int>(i) == input_param) ptr = cg.byte_gep(elems, b.CreateMul(k, stride));
-      if (static_cast<int>(i) == reduce_param) ptr = acc;
-      call_args.push_back(ptr);
-      call_args.push_back(zero_idx);
+    for (int j = 0; j < lanes; ++j) {
+      std::vector<Value*> call_args{ctxp, llvm::ConstantPointerNull::get(b.getPtrTy())};
+      for (size_t i = 0; i < params.size(); ++i) {
+        Value* ptr = fixed[i];
+        if (static_cast<int>(i) == input_param) {
+          ptr = lanes == 1 ? cg.byte_gep(elems, b.CreateMul(k, stride))
+                           : cg.byte_gep(cg.byte_gep(elems, b.CreateMul(cg.i64(j), stride)),
+                                         b.CreateMul(k, cg.i64(es)));
+        }
+        if (static_cast<int>(i) == reduce_param) ptr = cg.byte_gep(acc, j * es);
+        call_args.push_back(ptr);
+        call_args.push_back(zero_idx);
+      }
+      b.CreateCall(bodyfn, call_args);
     }
-    b.CreateCall(bodyfn, call_args);
   });
   b.CreateRetVoid();
   llvm::IRBuilder<> entry(state.alloca_block);

@@ -53,8 +53,11 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
 
 // Emits `entry_name` = the fold function of `reducer`. `extra` describes every
 // parameter (input and reduce parameters included, their shapes unused).
+// With lanes > 1 the fold keeps `lanes` accumulators (contiguous at acc) and
+// lane j folds the contiguous elements at elems + j * stride (stride is then
+// the distance between lanes in bytes): independent chains the CPU overlaps.
 void emit_fold(llvm::Module& module, const ast::FuncDecl& reducer, int input_param,
                int reduce_param, const std::vector<ArgShape>& params,
-               const std::string& entry_name, bool fp_relaxed);
+               const std::string& entry_name, bool fp_relaxed, int lanes = 1);
 
 }  // namespace brook::jit

@@ -440,39 +440,38 @@ RV Codegen::gather(const ast::GatherExpr& e) {
       list.push_back({v.v, v.t});
     }
   }
-  Value* rank = load_i64(rt, 16);
+  // The array's rank is part of the compiled shape (gather_ranks).
+  const int rank = gather_rank(n->decl);
   Value* index = i64(0);
-  // Dimension d of the array takes list[k - rank + d]; missing ones are 0.
-  // The rank is read at run time (a host array or a stream of any rank).
   const int k = static_cast<int>(list.size());
-  std::vector<Value*> ids(static_cast<size_t>(k));
-  for (int j = 0; j < k; ++j) {
-    auto [v, t] = list[static_cast<size_t>(j)];
-    Value* id;
-    if (t->is_floating()) {
-      Value* f = b.CreateFAdd(v, llvm::ConstantFP::get(v->getType(), 0.25));
-      f = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, f);
-      id = b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {b.getInt64Ty(), v->getType()}, {f});
-    } else {
-      bool sign = t->kind != TypeKind::Bool && t->is_signed();
-      id = b.CreateIntCast(v, b.getInt64Ty(), sign);
-    }
-    ids[static_cast<size_t>(j)] = id;
-  }
-  for (int d = 0; d < kMaxRank; ++d) {
-    // Array dimension d (of `rank`) pairs with index list[k - rank + d].
-    Value* j = b.CreateAdd(b.CreateSub(i64(k), rank), i64(d));
+  for (int d = 0; d < rank; ++d) {
+    // Array dimension d pairs with index list[k - rank + d]; missing ones are 0.
+    int j = k - rank + d;
     Value* id = i64(0);
-    for (int c = 0; c < k; ++c) id = b.CreateSelect(b.CreateICmpEQ(j, i64(c)), ids[static_cast<size_t>(c)], id);
-    Value* in_rank = b.CreateICmpSLT(i64(d), rank);
+    if (j >= 0) {
+      auto [v, t] = list[static_cast<size_t>(j)];
+      if (t->is_floating()) {
+        Value* f = b.CreateFAdd(v, llvm::ConstantFP::get(v->getType(), 0.25));
+        f = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, f);
+        // Bring huge values and NaN into range first (they clamp anyway), so
+        // the conversion is a plain, vectorisable fptosi.
+        llvm::Constant* lim = llvm::ConstantFP::get(v->getType(), 1e15);
+        llvm::Constant* neg = llvm::ConstantFP::get(v->getType(), -1.0);
+        f = b.CreateSelect(b.CreateFCmpOGT(f, lim), lim, f);
+        f = b.CreateSelect(b.CreateFCmpUGE(f, neg), f, neg);
+        id = b.CreateFPToSI(f, b.getInt64Ty());
+      } else {
+        bool sign = t->kind != TypeKind::Bool && t->is_signed();
+        id = b.CreateIntCast(v, b.getInt64Ty(), sign);
+      }
+    }
     Value* ext = load_i64(rt, kArgExtent + 8 * d);
     Value* hi = b.CreateSub(ext, i64(1));
     id = b.CreateSelect(b.CreateICmpSLT(id, i64(0)), i64(0), id);
     id = b.CreateSelect(b.CreateICmpSGT(id, hi), hi, id);
     Value* off = load_i64(rt, kArgOffset + 8 * d);
-    Value* stride = load_i64(rt, kArgStride + 8 * d);
-    Value* term = b.CreateMul(b.CreateAdd(off, id), stride);
-    index = b.CreateAdd(index, b.CreateSelect(in_rank, term, i64(0)));
+    Value* pos = b.CreateAdd(off, id);
+    index = b.CreateAdd(index, d == rank - 1 ? pos : b.CreateMul(pos, load_i64(rt, kArgStride + 8 * d)));
   }
   Value* base = b.CreateLoad(b.getPtrTy(), byte_gep(rt, kArgBase));
   Value* ptr = byte_gep(base, b.CreateMul(index, i64(static_cast<int64_t>(elem->size))));
@@ -550,6 +549,12 @@ RV Codegen::call(const ast::CallExpr& e) {
 
 RV Codegen::kernel_call(const ast::CallExpr& e) {
   const ast::FuncDecl& callee = e.func->definition ? *e.func->definition : *e.func;
+  // Gather arrays passed through keep the caller's rank.
+  for (size_t i = 0; i < callee.params.size() && i < e.args.size(); ++i) {
+    if (callee.params[i]->pkind != ast::ParamKind::Gather) continue;
+    if (const auto* n = e.args[i]->as<ast::NameExpr>())
+      gather_ranks.emplace(callee.params[i].get(), gather_rank(n->decl));
+  }
   llvm::Function* f = body(callee);
   Value* ret = llvm::ConstantPointerNull::get(b.getPtrTy());
   if (callee.return_type && !callee.return_type->is_void()) ret = alloca_of(callee.return_type);

@@ -112,6 +112,13 @@ class Codegen {
     llvm::BasicBlock* alloca_block = nullptr;
   };
   Fn* fn = nullptr;
+  // Rank of the array behind each gather parameter (from the launch shape);
+  // parameters passed through kernel calls map to the caller's.
+  std::map<const ast::Decl*, int> gather_ranks;
+  int gather_rank(const ast::Decl* d) const {
+    auto it = gather_ranks.find(d);
+    return it == gather_ranks.end() ? 1 : it->second;
+  }
   std::map<const ast::FuncDecl*, llvm::Function*> bodies;
   std::map<std::string, llvm::Value*> strings;
   const TypeContext* types = nullptr;

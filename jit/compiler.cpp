@@ -25,6 +25,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/xxhash.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/TargetParser/Host.h>
 
 namespace brook::jit {
@@ -84,6 +85,14 @@ struct JitCompiler::Impl {
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
+    // float2/float4 values block the loop vectoriser ("instruction return
+    // type cannot be vectorized"): split them into scalars first, so the
+    // element loop vectorises across invocations (one element per lane).
+    pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& m, llvm::OptimizationLevel) {
+      llvm::ScalarizerPassOptions so;
+      so.ScalarizeLoadStore = true;
+      m.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::ScalarizerPass(so)));
+    });
     auto mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
     mpm.run(m, mam);
   }
@@ -155,6 +164,8 @@ JitCompiler::Result JitCompiler::get(const Emit& emit) {
     llvm::raw_string_ostream os(text);
     module->print(os, nullptr);
   }
+  // BROOK_JIT_DUMP=1: the unoptimised IR of each module, for `opt` experiments.
+  if (const char* d = std::getenv("BROOK_JIT_DUMP"); d && *d == '1') std::fputs(text.c_str(), stderr);
   uint64_t h = llvm::xxh3_64bits(llvm::StringRef(text + "\n" + impl_->cpu_key));
   std::string entry = "brook_entry_" + hex(h);
   if (auto it = impl_->loaded.find(h); it != impl_->loaded.end()) return {it->second, false, 0};

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -153,6 +154,10 @@ class JitBackend final : public Backend {
   ArgRt gather_rt(const PlanArg& pa, SourceLoc loc) {
     if (!pa.gather_from_host) return view_rt(pa.view, nullptr, loc);
     ArgRt a;
+    uint64_t need = static_cast<uint64_t>(element_count(pa.host.extents)) * (pa.host.elem ? pa.host.elem->size : 0);
+    if (pa.host.extents.empty() || need == 0 || pa.host.bytes.size() < need) {
+      throw PlanError{loc, "the gather array has no elements"};
+    }
     a.base = const_cast<std::byte*>(pa.host.bytes.data());
     a.elem_size = pa.host.elem ? static_cast<int64_t>(pa.host.elem->size) : 0;
     a.rank = static_cast<int64_t>(pa.host.extents.size());
@@ -192,7 +197,7 @@ class JitBackend final : public Backend {
   StorageId next_id_ = 1;
   int compiles_ = 0;
   std::map<std::pair<const ast::FuncDecl*, MapShape>, SliceFn> slices_;
-  std::map<std::pair<const ast::FuncDecl*, std::vector<ArgShape>>, FoldFn> folds_;
+  std::map<std::pair<const ast::FuncDecl*, std::vector<ArgShape>>, FoldFn> folds_, folds8_;
   std::map<std::string, Stat> stats_;
 };
 
@@ -210,6 +215,7 @@ void JitBackend::run_map(const MapPlan& plan) {
   shape.args.resize(kernel.params.size());
   std::vector<ArgRt> rts(kernel.params.size());
   std::vector<Buffer> snapshots;
+  std::deque<std::vector<std::byte>> constants;  // stable addresses
   // Outputs that are also read (input or gather) need the inputs as they
   // were before the call: read from a snapshot.
   std::vector<StorageId> outputs;
@@ -233,8 +239,19 @@ void JitBackend::run_map(const MapPlan& plan) {
         }
         break;
       }
-      case ArgRole::Gather: rt = gather_rt(pa, plan.loc); break;
-      case ArgRole::Constant: rt.base = const_cast<std::byte*>(pa.value.data()); break;
+      case ArgRole::Gather:
+        rt = gather_rt(pa, plan.loc);
+        s.rank = static_cast<int>(rt.rank);
+        break;
+      case ArgRole::Constant: {
+        // The body reads sizeof(parameter type) bytes: pad short values.
+        const ast::ParamDecl& p = *kernel.params[static_cast<size_t>(pa.param)];
+        std::vector<std::byte> v = pa.value;
+        v.resize(std::max<size_t>(v.size(), p.type ? p.type->size : 0));
+        constants.push_back(std::move(v));
+        rt.base = constants.back().data();
+        break;
+      }
     }
     bool reads = pa.role == ArgRole::Input || pa.role == ArgRole::Iter ||
                  (pa.role == ArgRole::Gather && !pa.gather_from_host);
@@ -299,11 +316,21 @@ void JitBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result)
   const ast::FuncDecl& red = *plan.reducer;
   std::vector<ArgShape> params(red.params.size());
   std::vector<ArgRt> rts(red.params.size());
+  std::deque<std::vector<std::byte>> constants;
   for (const PlanArg& pa : plan.extra) {
     if (pa.param < 0 || static_cast<size_t>(pa.param) >= rts.size()) continue;
     params[static_cast<size_t>(pa.param)].role = pa.role;
-    if (pa.role == ArgRole::Gather) rts[static_cast<size_t>(pa.param)] = gather_rt(pa, plan.loc);
-    else rts[static_cast<size_t>(pa.param)].base = const_cast<std::byte*>(pa.value.data());
+    if (pa.role == ArgRole::Gather) {
+      rts[static_cast<size_t>(pa.param)] = gather_rt(pa, plan.loc);
+      params[static_cast<size_t>(pa.param)].rank = static_cast<int>(rts[static_cast<size_t>(pa.param)].rank);
+    }
+    else {
+      const ast::ParamDecl& p = *red.params[static_cast<size_t>(pa.param)];
+      std::vector<std::byte> v = pa.value;
+      v.resize(std::max<size_t>(v.size(), p.type ? p.type->size : 0));
+      constants.push_back(std::move(v));
+      rts[static_cast<size_t>(pa.param)].base = constants.back().data();
+    }
   }
   params[static_cast<size_t>(plan.input_param)].role = ArgRole::Input;
   params[static_cast<size_t>(plan.reduce_param)].role = ArgRole::Output;
@@ -359,10 +386,38 @@ void JitBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result)
     if (n == 0) return;
     int64_t chunks = n < 65536 ? 1 : std::min<int64_t>(pool_.size(), n);
     std::vector<std::vector<std::byte>> partial(static_cast<size_t>(chunks), std::vector<std::byte>(es));
+    // A whole stream is contiguous: fold each chunk as kLanes contiguous
+    // sub-ranges at once (the §7 regrouping: operand order is kept).
+    constexpr int kLanes = 8;
+    FoldFn lanes_fold = nullptr;
+    if (in.offset == Extents(in.offset.size(), 0) && in.extents == in.stream_extents && n >= 4096) {
+      auto lkey = std::make_pair(&red, params);
+      if (auto it = folds8_.find(lkey); it != folds8_.end()) {
+        lanes_fold = it->second;
+      } else {
+        bool relaxed = options_.fp_relaxed;
+        lanes_fold = reinterpret_cast<FoldFn>(entry(red.name, [&](llvm::Module& m, const std::string& name) {
+          emit_fold(m, red, plan.input_param, plan.reduce_param, params, name, relaxed, kLanes);
+        }, plan.loc));
+        folds8_[lkey] = lanes_fold;
+      }
+    }
     pool_.run(chunks, [&](int64_t i) {
       int64_t first = n * i / chunks, last = n * (i + 1) / chunks;
-      std::memcpy(partial[static_cast<size_t>(i)].data(), element_ptr(in, first), es);
-      fold_range(in, first + 1, last, partial[static_cast<size_t>(i)].data());
+      std::byte* acc = partial[static_cast<size_t>(i)].data();
+      int64_t len = (last - first) / kLanes;
+      if (!lanes_fold || len < 2) {
+        std::memcpy(acc, element_ptr(in, first), es);
+        fold_range(in, first + 1, last, acc);
+        return;
+      }
+      std::vector<std::byte> accs(es * kLanes);
+      for (int j = 0; j < kLanes; ++j) std::memcpy(accs.data() + j * es, element_ptr(in, first + j * len), es);
+      lanes_fold(&launch, accs.data(), element_ptr(in, first) + es, len * static_cast<int64_t>(es), len - 1);
+      // The elements after the last lane continue the last lane's fold.
+      fold_range(in, first + kLanes * len, last, accs.data() + (kLanes - 1) * es);
+      std::memcpy(acc, accs.data(), es);
+      for (int j = 1; j < kLanes; ++j) fold(&launch, acc, accs.data() + j * es, 0, 1);
     });
     // Combine in order: acc = f(acc, partial_i), the left fold regrouped.
     for (int64_t i = 1; i < chunks; ++i)
@@ -626,7 +681,7 @@ std::string jit_emit_llvm(const ast::Program& program, bool fp_relaxed) {
               case ast::ParamKind::Input: s.role = ArgRole::Input; break;
               case ast::ParamKind::Iter: s.role = ArgRole::Iter; break;
               case ast::ParamKind::Out: s.role = ArgRole::Output; has_out = true; break;
-              case ast::ParamKind::Gather: s.role = ArgRole::Gather; break;
+              case ast::ParamKind::Gather: s.role = ArgRole::Gather; s.rank = p->gather_rank; break;
               default: s.role = ArgRole::Constant; break;
             }
             if (s.role == ArgRole::Input || s.role == ArgRole::Iter || s.role == ArgRole::Output) {
@@ -648,7 +703,7 @@ std::string jit_emit_llvm(const ast::Program& program, bool fp_relaxed) {
             auto k = f->params[i]->pkind;
             if (k == ast::ParamKind::Input) in = static_cast<int>(i), params[i].role = ArgRole::Input;
             else if (k == ast::ParamKind::Reduce) red = static_cast<int>(i), params[i].role = ArgRole::Output;
-            else if (k == ast::ParamKind::Gather) params[i].role = ArgRole::Gather;
+            else if (k == ast::ParamKind::Gather) params[i].role = ArgRole::Gather, params[i].rank = f->params[i]->gather_rank;
           }
           if (in < 0 || red < 0) continue;
           out += "; reduce " + f->name + "\n";

@@ -9,7 +9,9 @@
 
 namespace brook {
 
-std::string quoted(const Type* t) { return "'" + (t ? t->name() : std::string("<error>")) + "'"; }
+std::string quoted(const Type* t) {
+  return "'" + (t ? t->name() : std::string("<error>")) + "'";
+}
 
 Sema::Impl::Impl(TypeContext& t, DiagnosticEngine& d, SemaOptions o)
     : types(t), diags(d), options(o) {
@@ -60,9 +62,12 @@ bool Sema::Impl::declare(ast::Decl& d) {
 std::string Sema::Impl::func_desc() const {
   if (!func) return "top-level code";
   switch (func->fkind) {
-    case ast::FuncKind::Kernel: return "kernel '" + func->name + "'";
-    case ast::FuncKind::Reduce: return "reduce function '" + func->name + "'";
-    case ast::FuncKind::Host: break;
+    case ast::FuncKind::Kernel:
+      return "kernel '" + func->name + "'";
+    case ast::FuncKind::Reduce:
+      return "reduce function '" + func->name + "'";
+    case ast::FuncKind::Host:
+      break;
   }
   return "function '" + func->name + "'";
 }
@@ -121,6 +126,8 @@ ast::Decl* Sema::lookup_global(std::string_view name) const {
   return it == names.end() ? nullptr : it->second;
 }
 
-std::optional<int64_t> Sema::fold_int(const ast::Expr& e) const { return impl_->fold(e); }
+std::optional<int64_t> Sema::fold_int(const ast::Expr& e) const {
+  return impl_->fold(e);
+}
 
 }  // namespace brook

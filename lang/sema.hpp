@@ -30,7 +30,7 @@ namespace brook {
 //   and kernel array parameters become Gather.
 // - Kernel launch / reduction arguments for stream parameters are left as
 //   stream-typed expressions (names, DomainExpr), uncast.
-// - assert(p) on a pointer converts p through ToBool then to int.
+// - assert(e) on a pointer or a non-int scalar converts e through ToBool, then to int.
 // - stdout and stderr are predeclared host globals of type void*.
 struct SemaOptions {
   // REPL: a later definition of a function, kernel or global replaces the

@@ -50,12 +50,14 @@ const Type* Sema::Impl::check_name(NameExpr& n) {
     case DeclKind::Func:
       error(n.loc, "function '" + n.name + "' cannot be used as a value; call it");
       return err();
-    case DeclKind::EnumConst: return types.int_type();
+    case DeclKind::EnumConst:
+      return types.int_type();
     case DeclKind::Typedef:
       error(n.loc, "'" + n.name + "' is a type, not a value");
       return err();
     case DeclKind::Struct:
-    case DeclKind::Enum: break;
+    case DeclKind::Enum:
+      break;
   }
   error(n.loc, "'" + n.name + "' is not a value");
   return err();
@@ -148,11 +150,10 @@ const Type* Sema::Impl::check_member(ExprPtr& e) {
 const Type* Sema::Impl::check_index(ExprPtr& e) {
   // A gather: the innermost base of the index chain is a gather parameter.
   if (in_kernel()) {
-    const Expr* root = e.get();
+    Expr* root = e.get();
     while (auto* ix = root->as<IndexExpr>()) root = ix->base.get();
     if (ParamDecl* p = kernel_param(*root); p && p->pkind == ParamKind::Gather) {
-      std::vector<ExprPtr*> unused;
-      return check_gather(e, *p, *const_cast<NameExpr*>(root->as<NameExpr>()), unused);
+      return check_gather(e, *p, *root->as<NameExpr>());
     }
   }
   auto* ix = e->as<IndexExpr>();
@@ -161,13 +162,14 @@ const Type* Sema::Impl::check_index(ExprPtr& e) {
     return t;
   };
   if (ParamDecl* p = kernel_param(*ix->base); p && p->pkind != ParamKind::Const &&
-                                              p->pkind != ParamKind::Value && !p->type->is_array() &&
-                                              !p->type->is_vector()) {
+                                              p->pkind != ParamKind::Value &&
+                                              !p->type->is_array() && !p->type->is_vector()) {
     check_value(ix->index);
-    error(ix->base->loc, "stream parameter '" + p->name +
-                             "' is one element here and cannot be indexed; declare a gather array '" +
-                             (p->type ? p->type->name() : std::string("float")) + " " + p->name +
-                             "[]' to read other elements");
+    error(ix->base->loc,
+          "stream parameter '" + p->name +
+              "' is one element here and cannot be indexed; declare a gather array '" +
+              (p->type ? p->type->name() : std::string("float")) + " " + p->name +
+              "[]' to read other elements");
     return finish(err());
   }
   const Type* bt = check_expr(ix->base);
@@ -200,8 +202,7 @@ const Type* Sema::Impl::check_index(ExprPtr& e) {
   return finish(bt->elem);
 }
 
-const Type* Sema::Impl::check_gather(ExprPtr& e, ParamDecl& param, NameExpr& name,
-                                     std::vector<ExprPtr*>&) {
+const Type* Sema::Impl::check_gather(ExprPtr& e, ParamDecl& param, NameExpr& name) {
   SourceLoc loc = e->loc;
   name.decl = &param;
   name.type = param.type;
@@ -305,7 +306,8 @@ const Type* Sema::Impl::check_domain(DomainExpr& d) {
   auto check_bound = [&](ExprPtr& x) {
     const Type* t = x->type;
     bool integral = t->is_arithmetic();
-    bool shape_ok = bounds->is_vector() ? (t->is_vector() && t->count == bounds->count) : t->is_scalar();
+    bool shape_ok =
+        bounds->is_vector() ? (t->is_vector() && t->count == bounds->count) : t->is_scalar();
     if (!integral || !shape_ok) {
       error(x->loc, "domain() of a " + std::to_string(st->rank) + "-D stream needs " +
                         quoted(bounds) + " bounds, not " + quoted(t));

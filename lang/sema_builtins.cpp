@@ -14,9 +14,13 @@ using stdlib::Sig;
 
 namespace {
 
-SourceLoc callee_loc(const CallExpr& c) { return c.callee_loc.valid() ? c.callee_loc : c.loc; }
+SourceLoc callee_loc(const CallExpr& c) {
+  return c.callee_loc.valid() ? c.callee_loc : c.loc;
+}
 
-std::string nth(size_t i) { return "argument " + std::to_string(i + 1); }
+std::string nth(size_t i) {
+  return "argument " + std::to_string(i + 1);
+}
 
 std::optional<stdlib::FormatArg::Kind> format_kind(const Type* t) {
   using K = stdlib::FormatArg::Kind;
@@ -27,13 +31,19 @@ std::optional<stdlib::FormatArg::Kind> format_kind(const Type* t) {
     case TypeKind::UChar:
     case TypeKind::Short:
     case TypeKind::UShort:
-    case TypeKind::Int: return K::Int;
-    case TypeKind::UInt: return K::UInt;
-    case TypeKind::Long: return K::Long;
-    case TypeKind::ULong: return K::ULong;
+    case TypeKind::Int:
+      return K::Int;
+    case TypeKind::UInt:
+      return K::UInt;
+    case TypeKind::Long:
+      return K::Long;
+    case TypeKind::ULong:
+      return K::ULong;
     case TypeKind::Float:
-    case TypeKind::Double: return K::Double;
-    default: return std::nullopt;
+    case TypeKind::Double:
+      return K::Double;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -44,12 +54,16 @@ int arity_of(Sig sig) {
     case Sig::Dot:
     case Sig::Cross:
     case Sig::Distance:
-    case Sig::Reflect: return 2;
+    case Sig::Reflect:
+      return 2;
     case Sig::FloatTernary:
     case Sig::Lerp:
-    case Sig::AnyTernary: return 3;
-    case Sig::Instance: return 0;
-    default: return 1;
+    case Sig::AnyTernary:
+      return 3;
+    case Sig::Instance:
+      return 0;
+    default:
+      return 1;
   }
 }
 
@@ -58,10 +72,12 @@ int arity_of(Sig sig) {
 const Type* Sema::Impl::float_of(const Type* t, bool force_float) const {
   const Type* comp = t->scalar_of();
   const Type* f = comp;
-  if (force_float) f = types.float_type();
-  else if (!comp->is_floating()) f = in_kernel() ? types.float_type() : types.double_type();
+  if (force_float)
+    f = types.float_type();
+  else if (!comp->is_floating())
+    f = in_kernel() ? types.float_type() : types.double_type();
   if (f == comp) return t;
-  return t->is_vector() ? const_cast<TypeContext&>(types).vector(f, t->count) : f;
+  return t->is_vector() ? types.vector(f, t->count) : f;
 }
 
 const Type* Sema::Impl::check_builtin(CallExpr& c, const stdlib::BuiltinName& b) {
@@ -78,12 +94,15 @@ const Type* Sema::Impl::check_builtin(CallExpr& c, const stdlib::BuiltinName& b)
     return err();
   }
   switch (info.sig) {
-    case Sig::Prototype: return check_prototype_builtin(c, info);
-    case Sig::Stream: return check_stream_builtin(c, info);
+    case Sig::Prototype:
+      return check_prototype_builtin(c, info);
+    case Sig::Stream:
+      return check_stream_builtin(c, info);
     case Sig::Instance:
       if (!check_arity(c, 0, false, "'" + c.callee + "'")) return err();
       return types.vector(types.int_type(), 4);
-    default: return check_math_builtin(c, info, b.force_float);
+    default:
+      return check_math_builtin(c, info, b.force_float);
   }
 }
 
@@ -97,7 +116,8 @@ const Type* Sema::Impl::check_math_builtin(CallExpr& c, const stdlib::BuiltinInf
     if (t->is_error()) {
       ok = false;
     } else if (!t->is_arithmetic()) {
-      error(c.args[i]->loc, nth(i) + " of " + name + " must be a number or vector, not " + quoted(t));
+      error(c.args[i]->loc,
+            nth(i) + " of " + name + " must be a number or vector, not " + quoted(t));
       ok = false;
     }
   }
@@ -159,7 +179,8 @@ const Type* Sema::Impl::check_math_builtin(CallExpr& c, const stdlib::BuiltinInf
       convert_all(t);
       return t->scalar_of();
     }
-    case Sig::AnyAll: return types.int_type();
+    case Sig::AnyAll:
+      return types.int_type();
     case Sig::IntUnary: {
       if (!ct->scalar_of()->is_integer()) {
         error(c.args[0]->loc, nth(0) + " of " + name + " must be an integer, not " + quoted(ct));
@@ -169,7 +190,8 @@ const Type* Sema::Impl::check_math_builtin(CallExpr& c, const stdlib::BuiltinInf
       convert_all(t);
       return t;
     }
-    default: break;
+    default:
+      break;
   }
   return err();
 }
@@ -181,18 +203,25 @@ const Type* Sema::Impl::parse_c_type(std::string_view text) {
   bool saw_base = false;
   std::string word;
   auto flush = [&]() {
-    if (word == "unsigned") is_unsigned = true;
-    else if (word == "void") kind = TypeKind::Void, saw_base = true;
-    else if (word == "char") kind = TypeKind::Char, saw_base = true;
-    else if (word == "short") kind = TypeKind::Short, saw_base = true;
+    if (word == "unsigned")
+      is_unsigned = true;
+    else if (word == "void")
+      kind = TypeKind::Void, saw_base = true;
+    else if (word == "char")
+      kind = TypeKind::Char, saw_base = true;
+    else if (word == "short")
+      kind = TypeKind::Short, saw_base = true;
     else if (word == "int") {
       if (!saw_base) kind = TypeKind::Int;
       saw_base = true;
-    }
-    else if (word == "long") kind = TypeKind::Long, saw_base = true;
-    else if (word == "float") kind = TypeKind::Float, saw_base = true;
-    else if (word == "double") kind = TypeKind::Double, saw_base = true;
-    else if (word == "bool") kind = TypeKind::Bool, saw_base = true;
+    } else if (word == "long")
+      kind = TypeKind::Long, saw_base = true;
+    else if (word == "float")
+      kind = TypeKind::Float, saw_base = true;
+    else if (word == "double")
+      kind = TypeKind::Double, saw_base = true;
+    else if (word == "bool")
+      kind = TypeKind::Bool, saw_base = true;
     word.clear();  // anything else is a parameter name or `const`
   };
   for (char ch : text) {
@@ -206,10 +235,18 @@ const Type* Sema::Impl::parse_c_type(std::string_view text) {
   flush();
   if (is_unsigned) {
     switch (kind) {
-      case TypeKind::Char: kind = TypeKind::UChar; break;
-      case TypeKind::Short: kind = TypeKind::UShort; break;
-      case TypeKind::Long: kind = TypeKind::ULong; break;
-      default: kind = TypeKind::UInt; break;
+      case TypeKind::Char:
+        kind = TypeKind::UChar;
+        break;
+      case TypeKind::Short:
+        kind = TypeKind::UShort;
+        break;
+      case TypeKind::Long:
+        kind = TypeKind::ULong;
+        break;
+      default:
+        kind = TypeKind::UInt;
+        break;
     }
   }
   const Type* t = types.scalar(kind);
@@ -233,7 +270,8 @@ const Sema::Impl::Prototype& Sema::Impl::prototype_of(const stdlib::BuiltinInfo&
   std::string_view head = text.substr(0, open);
   while (!head.empty() && head.back() == ' ') head.remove_suffix(1);
   size_t name_start = head.find_last_of(" *");
-  p.result = parse_c_type(name_start == std::string_view::npos ? head : head.substr(0, name_start + 1));
+  p.result =
+      parse_c_type(name_start == std::string_view::npos ? head : head.substr(0, name_start + 1));
   std::string_view params = text.substr(open + 1, close - open - 1);
   while (!params.empty()) {
     size_t comma = params.find(',');
@@ -241,8 +279,10 @@ const Sema::Impl::Prototype& Sema::Impl::prototype_of(const stdlib::BuiltinInfo&
     params = comma == std::string_view::npos ? std::string_view{} : params.substr(comma + 1);
     while (!one.empty() && one.front() == ' ') one.remove_prefix(1);
     while (!one.empty() && one.back() == ' ') one.remove_suffix(1);
-    if (one == "...") p.variadic = true;
-    else if (!one.empty() && one != "void") p.params.push_back(parse_c_type(one));
+    if (one == "...")
+      p.variadic = true;
+    else if (!one.empty() && one != "void")
+      p.params.push_back(parse_c_type(one));
   }
   return prototypes[info.id] = p;
 }
@@ -254,8 +294,9 @@ const Type* Sema::Impl::check_prototype_builtin(CallExpr& c, const stdlib::Built
   for (size_t i = 0; i < c.args.size(); ++i) {
     const Type* t = check_value(c.args[i], "passed to " + name);
     if (t->is_error()) continue;
-    if (info.id == Builtin::assert_ && t->is_pointer()) {
-      // assert(p) tests a pointer against null, as C's macro does.
+    if (info.id == Builtin::assert_ &&
+        (t->is_pointer() || (t->is_scalar() && t != types.int_type()))) {
+      // C's assert tests `e != 0` for any scalar or pointer: 0.5 holds.
       cast_to(c.args[i], types.bool_type(), CastKind::ToBool);
       arith_convert(c.args[i], types.int_type());
     } else if (i < proto.params.size()) {
@@ -269,11 +310,18 @@ const Type* Sema::Impl::check_prototype_builtin(CallExpr& c, const stdlib::Built
     }
   }
   switch (info.id) {
-    case Builtin::printf: check_format(c, 0); break;
+    case Builtin::printf:
+      check_format(c, 0);
+      break;
     case Builtin::fprintf:
-    case Builtin::sprintf: check_format(c, 1); break;
-    case Builtin::snprintf: check_format(c, 2); break;
-    default: break;
+    case Builtin::sprintf:
+      check_format(c, 1);
+      break;
+    case Builtin::snprintf:
+      check_format(c, 2);
+      break;
+    default:
+      break;
   }
   return proto.result;
 }
@@ -302,8 +350,8 @@ void Sema::Impl::check_format(CallExpr& c, size_t format_index) {
     }
     const Type* t = c.args[arg]->type;
     auto k = format_kind(t);
-    if (!t->is_error() && (!k || (*k != stdlib::FormatArg::Kind::Int &&
-                                  *k != stdlib::FormatArg::Kind::UInt)))
+    if (!t->is_error() &&
+        (!k || (*k != stdlib::FormatArg::Kind::Int && *k != stdlib::FormatArg::Kind::UInt)))
       error(c.args[arg]->loc, "format '" + std::string(spec.text) + "' expects a " + what +
                                   " of type 'int', but " + nth(arg) + " has type " + quoted(t));
     ++arg;
@@ -320,9 +368,9 @@ void Sema::Impl::check_format(CallExpr& c, size_t format_index) {
     const Type* t = c.args[arg]->type;
     auto k = format_kind(t);
     if (!t->is_error() && k && !spec.accepts.contains(*k))
-      error(c.args[arg]->loc, "format '" + std::string(spec.text) + "' expects an argument of type '" +
-                                  std::string(spec.expected) + "', but " + nth(arg) +
-                                  " has type " + quoted(t));
+      error(c.args[arg]->loc, "format '" + std::string(spec.text) +
+                                  "' expects an argument of type '" + std::string(spec.expected) +
+                                  "', but " + nth(arg) + " has type " + quoted(t));
     ++arg;
   }
 }
@@ -387,7 +435,8 @@ const Type* Sema::Impl::check_stream_builtin(CallExpr& c, const stdlib::BuiltinI
                                 "STREAM_SCATTER_ADD, STREAM_SCATTER_MUL or a reduce function");
       return types.void_type();
     }
-    default: break;
+    default:
+      break;
   }
   check_args_only(c);
   return err();

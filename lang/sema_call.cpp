@@ -8,7 +8,9 @@ using namespace ast;
 
 namespace {
 
-SourceLoc callee_loc(const CallExpr& c) { return c.callee_loc.valid() ? c.callee_loc : c.loc; }
+SourceLoc callee_loc(const CallExpr& c) {
+  return c.callee_loc.valid() ? c.callee_loc : c.loc;
+}
 
 std::string arg_desc(size_t i, const std::string& what) {
   return "argument " + std::to_string(i + 1) + " of " + what;
@@ -16,9 +18,12 @@ std::string arg_desc(size_t i, const std::string& what) {
 
 std::string kind_desc(const FuncDecl& f) {
   switch (f.fkind) {
-    case FuncKind::Kernel: return "kernel '" + f.name + "'";
-    case FuncKind::Reduce: return "reduce function '" + f.name + "'";
-    case FuncKind::Host: break;
+    case FuncKind::Kernel:
+      return "kernel '" + f.name + "'";
+    case FuncKind::Reduce:
+      return "reduce function '" + f.name + "'";
+    case FuncKind::Host:
+      break;
   }
   return "function '" + f.name + "'";
 }
@@ -81,8 +86,10 @@ const Type* Sema::Impl::check_call(CallExpr& c) {
   }
   if (const stdlib::BuiltinName* b = stdlib::find_builtin(c.callee)) return check_builtin(c, *b);
   check_args_only(c);
-  if (d) error(callee_loc(c), "'" + c.callee + "' is not a function");
-  else error(callee_loc(c), "unknown function '" + c.callee + "'");
+  if (d)
+    error(callee_loc(c), "'" + c.callee + "' is not a function");
+  else
+    error(callee_loc(c), "unknown function '" + c.callee + "'");
   return err();
 }
 
@@ -121,8 +128,12 @@ const Type* Sema::Impl::check_kernel_launch(CallExpr& c, FuncDecl& f) {
         if (t->elem != p.type)
           error(arg->loc, desc + " must be a stream of " + quoted(p.type) + ", not " + quoted(t));
         else if (p.pkind == ParamKind::Out && t->is_iter)
-          error(arg->loc, desc + " is the 'out' parameter '" + p.name +
-                              "'; an iterator cannot be an output");
+          error(arg->loc,
+                desc + " is the 'out' parameter '" + p.name + "'; an iterator cannot be an output");
+        else if (p.pkind == ParamKind::Iter && !t->is_iter)
+          error(arg->loc, desc + " is the iterator parameter '" + p.name +
+                              "': pass an iterator stream declared 'iter " + p.type->name() +
+                              " s<...> = iter(lo, hi)'");
         break;
       }
       case ParamKind::Gather: {
@@ -146,8 +157,8 @@ const Type* Sema::Impl::check_kernel_launch(CallExpr& c, FuncDecl& f) {
       case ParamKind::Reduce: {
         const Type* t = check_expr(arg);
         if (t->is_stream()) {
-          error(arg->loc, desc + " is the constant parameter '" + p.name +
-                              "': pass a value, not a stream");
+          error(arg->loc,
+                desc + " is the constant parameter '" + p.name + "': pass a value, not a stream");
           break;
         }
         t = check_value(arg);
@@ -157,10 +168,11 @@ const Type* Sema::Impl::check_kernel_launch(CallExpr& c, FuncDecl& f) {
     }
   }
   if (f.return_type && !f.return_type->is_void() && !f.return_type->is_error()) {
-    error(callee_loc(c), "kernel '" + f.name + "' returns a value, so only other kernels can call it");
+    error(callee_loc(c),
+          "kernel '" + f.name + "' returns a value, so only other kernels can call it");
   } else if (!has_out) {
-    error(callee_loc(c), "kernel '" + f.name +
-                             "' has no 'out' stream, so it cannot be launched from the host");
+    error(callee_loc(c),
+          "kernel '" + f.name + "' has no 'out' stream, so it cannot be launched from the host");
   }
   return types.void_type();
 }
@@ -181,7 +193,7 @@ const Type* Sema::Impl::check_kernel_subcall(CallExpr& c, FuncDecl& f) {
           const Type* t = mine ? mine->type : check_expr(arg);
           if (t && !t->is_error())
             error(arg->loc, desc + " is the gather array '" + p.name +
-                              "': pass a gather array of " + func_desc());
+                                "': pass a gather array of " + func_desc());
           break;
         }
         auto* n = arg->as<NameExpr>();
@@ -190,8 +202,8 @@ const Type* Sema::Impl::check_kernel_subcall(CallExpr& c, FuncDecl& f) {
         if (mine->type != p.type || mine->gather_rank != p.gather_rank)
           error(arg->loc, desc + " is the gather array '" + p.name + "' of " + quoted(p.type) +
                               " with " + std::to_string(p.gather_rank) +
-                              (p.gather_rank == 1 ? " dimension" : " dimensions") +
-                              "; '" + mine->name + "' does not match");
+                              (p.gather_rank == 1 ? " dimension" : " dimensions") + "; '" +
+                              mine->name + "' does not match");
         break;
       }
       case ParamKind::Out: {
@@ -262,8 +274,8 @@ const Type* Sema::Impl::check_reduce_call(CallExpr& c, FuncDecl& f) {
       default: {
         const Type* t = check_expr(arg);
         if (t->is_stream()) {
-          error(arg->loc, desc + " is the constant parameter '" + p.name +
-                              "': pass a value, not a stream");
+          error(arg->loc,
+                desc + " is the constant parameter '" + p.name + "': pass a value, not a stream");
           break;
         }
         t = check_value(arg);

@@ -14,14 +14,22 @@ namespace {
 int64_t wrap(int64_t v, const Type* t) {
   if (!t || !t->is_integer()) return v;
   switch (t->kind) {
-    case TypeKind::Bool: return v != 0;
-    case TypeKind::Char: return static_cast<int8_t>(v);
-    case TypeKind::UChar: return static_cast<uint8_t>(v);
-    case TypeKind::Short: return static_cast<int16_t>(v);
-    case TypeKind::UShort: return static_cast<uint16_t>(v);
-    case TypeKind::Int: return static_cast<int32_t>(v);
-    case TypeKind::UInt: return static_cast<uint32_t>(v);
-    default: return v;
+    case TypeKind::Bool:
+      return v != 0;
+    case TypeKind::Char:
+      return static_cast<int8_t>(v);
+    case TypeKind::UChar:
+      return static_cast<uint8_t>(v);
+    case TypeKind::Short:
+      return static_cast<int16_t>(v);
+    case TypeKind::UShort:
+      return static_cast<uint16_t>(v);
+    case TypeKind::Int:
+      return static_cast<int32_t>(v);
+    case TypeKind::UInt:
+      return static_cast<uint32_t>(v);
+    default:
+      return v;
   }
 }
 
@@ -41,14 +49,17 @@ std::optional<double> fold_float(const Expr& e) {
 std::optional<int64_t> Sema::Impl::fold(const Expr& e) const {
   if (!e.type || e.type->is_error()) return std::nullopt;
   switch (e.kind) {
-    case ExprKind::IntLit: return wrap(static_cast<int64_t>(e.as<IntLit>()->value), e.type);
-    case ExprKind::BoolLit: return e.as<BoolLit>()->value ? 1 : 0;
+    case ExprKind::IntLit:
+      return wrap(static_cast<int64_t>(e.as<IntLit>()->value), e.type);
+    case ExprKind::BoolLit:
+      return e.as<BoolLit>()->value ? 1 : 0;
     case ExprKind::Name: {
       auto* n = e.as<NameExpr>();
       if (auto* c = n->decl ? n->decl->as<EnumConstDecl>() : nullptr) return c->value;
       return std::nullopt;
     }
-    case ExprKind::Sizeof: return static_cast<int64_t>(e.as<SizeofExpr>()->value);
+    case ExprKind::Sizeof:
+      return static_cast<int64_t>(e.as<SizeofExpr>()->value);
     case ExprKind::Cast: {
       auto* c = e.as<CastExpr>();
       if (!e.type->is_integer()) return std::nullopt;
@@ -66,11 +77,16 @@ std::optional<int64_t> Sema::Impl::fold(const Expr& e) const {
       auto v = fold(*u->operand);
       if (!v) return std::nullopt;
       switch (u->op) {
-        case UnaryOp::Plus: return wrap(*v, e.type);
-        case UnaryOp::Neg: return wrap(static_cast<int64_t>(0ull - static_cast<uint64_t>(*v)), e.type);
-        case UnaryOp::Not: return *v == 0 ? 1 : 0;
-        case UnaryOp::BitNot: return wrap(~*v, e.type);
-        default: return std::nullopt;
+        case UnaryOp::Plus:
+          return wrap(*v, e.type);
+        case UnaryOp::Neg:
+          return wrap(static_cast<int64_t>(0ull - static_cast<uint64_t>(*v)), e.type);
+        case UnaryOp::Not:
+          return *v == 0 ? 1 : 0;
+        case UnaryOp::BitNot:
+          return wrap(~*v, e.type);
+        default:
+          return std::nullopt;
       }
     }
     case ExprKind::Binary: {
@@ -84,16 +100,20 @@ std::optional<int64_t> Sema::Impl::fold(const Expr& e) const {
       bool is_unsigned = b->lhs->type && b->lhs->type->is_integer() && !b->lhs->type->is_signed();
       uint64_t ul = static_cast<uint64_t>(*l), ur = static_cast<uint64_t>(*r);
       switch (b->op) {
-        case BinaryOp::Mul: return wrap(static_cast<int64_t>(ul * ur), e.type);
-        case BinaryOp::Add: return wrap(static_cast<int64_t>(ul + ur), e.type);
-        case BinaryOp::Sub: return wrap(static_cast<int64_t>(ul - ur), e.type);
+        case BinaryOp::Mul:
+          return wrap(static_cast<int64_t>(ul * ur), e.type);
+        case BinaryOp::Add:
+          return wrap(static_cast<int64_t>(ul + ur), e.type);
+        case BinaryOp::Sub:
+          return wrap(static_cast<int64_t>(ul - ur), e.type);
         case BinaryOp::Div:
         case BinaryOp::Mod:
           if (*r == 0) return std::nullopt;
           if (is_unsigned) {
             return wrap(static_cast<int64_t>(b->op == BinaryOp::Div ? ul / ur : ul % ur), e.type);
           }
-          if (*r == -1) return wrap(b->op == BinaryOp::Div ? static_cast<int64_t>(0ull - ul) : 0, e.type);
+          if (*r == -1)
+            return wrap(b->op == BinaryOp::Div ? static_cast<int64_t>(0ull - ul) : 0, e.type);
           return wrap(b->op == BinaryOp::Div ? *l / *r : *l % *r, e.type);
         case BinaryOp::Shl:
           if (*r < 0 || *r >= 64) return std::nullopt;
@@ -101,17 +121,28 @@ std::optional<int64_t> Sema::Impl::fold(const Expr& e) const {
         case BinaryOp::Shr:
           if (*r < 0 || *r >= 64) return std::nullopt;
           return wrap(is_unsigned ? static_cast<int64_t>(ul >> ur) : (*l >> *r), e.type);
-        case BinaryOp::Lt: return is_unsigned ? ul < ur : *l < *r;
-        case BinaryOp::Gt: return is_unsigned ? ul > ur : *l > *r;
-        case BinaryOp::Le: return is_unsigned ? ul <= ur : *l <= *r;
-        case BinaryOp::Ge: return is_unsigned ? ul >= ur : *l >= *r;
-        case BinaryOp::Eq: return *l == *r;
-        case BinaryOp::Ne: return *l != *r;
-        case BinaryOp::BitAnd: return wrap(*l & *r, e.type);
-        case BinaryOp::BitXor: return wrap(*l ^ *r, e.type);
-        case BinaryOp::BitOr: return wrap(*l | *r, e.type);
-        case BinaryOp::LogAnd: return *r != 0;
-        case BinaryOp::LogOr: return *r != 0;
+        case BinaryOp::Lt:
+          return is_unsigned ? ul < ur : *l < *r;
+        case BinaryOp::Gt:
+          return is_unsigned ? ul > ur : *l > *r;
+        case BinaryOp::Le:
+          return is_unsigned ? ul <= ur : *l <= *r;
+        case BinaryOp::Ge:
+          return is_unsigned ? ul >= ur : *l >= *r;
+        case BinaryOp::Eq:
+          return *l == *r;
+        case BinaryOp::Ne:
+          return *l != *r;
+        case BinaryOp::BitAnd:
+          return wrap(*l & *r, e.type);
+        case BinaryOp::BitXor:
+          return wrap(*l ^ *r, e.type);
+        case BinaryOp::BitOr:
+          return wrap(*l | *r, e.type);
+        case BinaryOp::LogAnd:
+          return *r != 0;
+        case BinaryOp::LogOr:
+          return *r != 0;
       }
       return std::nullopt;
     }
@@ -121,7 +152,8 @@ std::optional<int64_t> Sema::Impl::fold(const Expr& e) const {
       if (!cond) return std::nullopt;
       return fold(*cond ? *c->then_expr : *c->else_expr);
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 

@@ -199,13 +199,24 @@ void Sema::Impl::check_decl_stmt(DeclStmt& ds) {
   for (DeclPtr& d : ds.decls) {
     if (!d) continue;
     switch (d->kind) {
-      case DeclKind::Var: check_var(*d->as<VarDecl>()); break;
-      case DeclKind::Func: check_func(*d->as<FuncDecl>()); break;
-      case DeclKind::Struct: define_struct(*d->as<StructDecl>()); break;
-      case DeclKind::Typedef: check_typedef(*d->as<TypedefDecl>()); break;
-      case DeclKind::Enum: define_enum(*d->as<EnumDecl>()); break;
+      case DeclKind::Var:
+        check_var(*d->as<VarDecl>());
+        break;
+      case DeclKind::Func:
+        check_func(*d->as<FuncDecl>());
+        break;
+      case DeclKind::Struct:
+        define_struct(*d->as<StructDecl>());
+        break;
+      case DeclKind::Typedef:
+        check_typedef(*d->as<TypedefDecl>());
+        break;
+      case DeclKind::Enum:
+        define_enum(*d->as<EnumDecl>());
+        break;
       case DeclKind::Param:
-      case DeclKind::EnumConst: break;
+      case DeclKind::EnumConst:
+        break;
     }
   }
 }
@@ -286,16 +297,17 @@ void Sema::Impl::check_stream_var(VarDecl& v) {
     }
   }
   if (ok && v.is_iter) {
-    if (rank == 1 && !(elem->scalar_of()->kind == TypeKind::Float &&
-                       (elem->is_scalar() || elem->is_vector()))) {
-      error(v.type_syntax.loc, "a 1-D iterator must have type float, float2, float3 or float4, not " +
-                                   quoted(elem));
+    if (rank == 1 &&
+        !(elem->scalar_of()->kind == TypeKind::Float && (elem->is_scalar() || elem->is_vector()))) {
+      error(v.type_syntax.loc,
+            "a 1-D iterator must have type float, float2, float3 or float4, not " + quoted(elem));
       ok = false;
     } else if (rank == 2 && elem != types.vector(types.float_type(), 2)) {
       error(v.type_syntax.loc, "a 2-D iterator must have type float2, not " + quoted(elem));
       ok = false;
     } else if (rank > 2) {
-      error(v.loc, "an iterator has 1 or 2 dimensions, '" + v.name + "' has " + std::to_string(rank));
+      error(v.loc,
+            "an iterator has 1 or 2 dimensions, '" + v.name + "' has " + std::to_string(rank));
       ok = false;
     }
   }
@@ -319,7 +331,8 @@ void Sema::Impl::check_stream_var(VarDecl& v) {
   } else if (v.init) {
     if (v.init->kind == ExprKind::IterInit)
       error(v.init->loc, "iter() initialises only iterator streams: declare 'iter " +
-                             (elem ? elem->name() : std::string("float")) + " " + v.name + "<...>'");
+                             (elem ? elem->name() : std::string("float")) + " " + v.name +
+                             "<...>'");
     else
       error(v.init->loc, "streams cannot be initialised; use streamRead");
     ok = false;
@@ -371,8 +384,11 @@ bool Sema::Impl::check_params(FuncDecl& f) {
                            "'; only kernels and reduce functions can");
           t = nullptr;
         } else if (t && !is_stream_element(t)) {
-          if (t->is_pointer()) error(p.loc, "pointers are not allowed in kernels");
-          else error(p.loc, "stream element type must be a scalar, vector or struct, not " + quoted(t));
+          if (t->is_pointer())
+            error(p.loc, "pointers are not allowed in kernels");
+          else
+            error(p.loc,
+                  "stream element type must be a scalar, vector or struct, not " + quoted(t));
           t = nullptr;
         }
         break;
@@ -398,7 +414,8 @@ void Sema::Impl::check_kernel_signature(FuncDecl& f) {
       error(p.loc, "'reduce' parameter '" + p.name + "' is only allowed in a reduce function");
     if (p.pkind == ParamKind::Iter && !p.type->is_error() &&
         !(p.type->scalar_of()->kind == TypeKind::Float && !p.type->is_struct()))
-      error(p.loc, "iterator parameter '" + p.name + "' must have type float, float2, float3 or float4");
+      error(p.loc,
+            "iterator parameter '" + p.name + "' must have type float, float2, float3 or float4");
   }
 }
 
@@ -421,9 +438,11 @@ void Sema::Impl::check_reduce_signature(FuncDecl& f) {
         break;
       case ParamKind::Out:
         ++outs;
-        error(p.loc, "reduce function '" + f.name + "' cannot have an 'out' parameter; its result is the 'reduce' parameter");
+        error(p.loc, "reduce function '" + f.name +
+                         "' cannot have an 'out' parameter; its result is the 'reduce' parameter");
         break;
-      default: break;
+      default:
+        break;
     }
   }
   if (inputs != 1)
@@ -447,9 +466,8 @@ void Sema::Impl::check_main_signature(FuncDecl& f) {
   if (f.return_type && !f.return_type->is_error() && f.return_type != types.int_type())
     error(f.return_syntax.loc, "'main' must return 'int'");
   const Type* argv = types.pointer(types.pointer(types.char_type()));
-  bool ok = f.params.empty() ||
-            (f.params.size() == 2 && f.params[0]->type == types.int_type() &&
-             f.params[1]->type == argv);
+  bool ok = f.params.empty() || (f.params.size() == 2 && f.params[0]->type == types.int_type() &&
+                                 f.params[1]->type == argv);
   if (!ok) error(f.loc, "'main' takes no parameters or (int argc, char** argv)");
 }
 

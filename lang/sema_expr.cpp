@@ -13,40 +13,66 @@ namespace {
 
 std::string_view binary_spelling(BinaryOp op) {
   switch (op) {
-    case BinaryOp::Mul: return "*";
-    case BinaryOp::Div: return "/";
-    case BinaryOp::Mod: return "%";
-    case BinaryOp::Add: return "+";
-    case BinaryOp::Sub: return "-";
-    case BinaryOp::Shl: return "<<";
-    case BinaryOp::Shr: return ">>";
-    case BinaryOp::Lt: return "<";
-    case BinaryOp::Gt: return ">";
-    case BinaryOp::Le: return "<=";
-    case BinaryOp::Ge: return ">=";
-    case BinaryOp::Eq: return "==";
-    case BinaryOp::Ne: return "!=";
-    case BinaryOp::BitAnd: return "&";
-    case BinaryOp::BitXor: return "^";
-    case BinaryOp::BitOr: return "|";
-    case BinaryOp::LogAnd: return "&&";
-    case BinaryOp::LogOr: return "||";
+    case BinaryOp::Mul:
+      return "*";
+    case BinaryOp::Div:
+      return "/";
+    case BinaryOp::Mod:
+      return "%";
+    case BinaryOp::Add:
+      return "+";
+    case BinaryOp::Sub:
+      return "-";
+    case BinaryOp::Shl:
+      return "<<";
+    case BinaryOp::Shr:
+      return ">>";
+    case BinaryOp::Lt:
+      return "<";
+    case BinaryOp::Gt:
+      return ">";
+    case BinaryOp::Le:
+      return "<=";
+    case BinaryOp::Ge:
+      return ">=";
+    case BinaryOp::Eq:
+      return "==";
+    case BinaryOp::Ne:
+      return "!=";
+    case BinaryOp::BitAnd:
+      return "&";
+    case BinaryOp::BitXor:
+      return "^";
+    case BinaryOp::BitOr:
+      return "|";
+    case BinaryOp::LogAnd:
+      return "&&";
+    case BinaryOp::LogOr:
+      return "||";
   }
   return "?";
 }
 
 std::string_view unary_spelling(UnaryOp op) {
   switch (op) {
-    case UnaryOp::Plus: return "+";
-    case UnaryOp::Neg: return "-";
-    case UnaryOp::Not: return "!";
-    case UnaryOp::BitNot: return "~";
-    case UnaryOp::Deref: return "*";
-    case UnaryOp::AddrOf: return "&";
+    case UnaryOp::Plus:
+      return "+";
+    case UnaryOp::Neg:
+      return "-";
+    case UnaryOp::Not:
+      return "!";
+    case UnaryOp::BitNot:
+      return "~";
+    case UnaryOp::Deref:
+      return "*";
+    case UnaryOp::AddrOf:
+      return "&";
     case UnaryOp::PreInc:
-    case UnaryOp::PostInc: return "++";
+    case UnaryOp::PostInc:
+      return "++";
     case UnaryOp::PreDec:
-    case UnaryOp::PostDec: return "--";
+    case UnaryOp::PostDec:
+      return "--";
   }
   return "?";
 }
@@ -61,9 +87,13 @@ bool integer_only(BinaryOp op) {
          op == BinaryOp::BitOr || op == BinaryOp::Shl || op == BinaryOp::Shr;
 }
 
-bool is_integral(const Type* t) { return t->is_arithmetic() && t->scalar_of()->is_integer(); }
+bool is_integral(const Type* t) {
+  return t->is_arithmetic() && t->scalar_of()->is_integer();
+}
 
-int int_rank(TypeKind k) { return (k == TypeKind::Long || k == TypeKind::ULong) ? 2 : 1; }
+int int_rank(TypeKind k) {
+  return (k == TypeKind::Long || k == TypeKind::ULong) ? 2 : 1;
+}
 
 }  // namespace
 
@@ -73,14 +103,16 @@ const Type* Sema::Impl::promote(const Type* t) const {
     case TypeKind::Char:
     case TypeKind::UChar:
     case TypeKind::Short:
-    case TypeKind::UShort: return types.int_type();
-    default: return t;
+    case TypeKind::UShort:
+      return types.int_type();
+    default:
+      return t;
   }
 }
 
 const Type* Sema::Impl::int_vector(uint32_t width) const {
   if (width <= 1) return types.int_type();
-  return const_cast<TypeContext&>(types).vector(types.int_type(), width);
+  return types.vector(types.int_type(), width);
 }
 
 const Type* Sema::Impl::common_arith(const Type* a, const Type* b) const {
@@ -102,15 +134,14 @@ const Type* Sema::Impl::common_arith(const Type* a, const Type* b) const {
   if (a->is_vector() && b->is_vector()) {
     if (a->count != b->count) return nullptr;
     if (a->elem == b->elem) return a;
-    return const_cast<TypeContext&>(types).vector(scalar_common(a->elem, b->elem), a->count);
+    return types.vector(scalar_common(a->elem, b->elem), a->count);
   }
   if (a->is_vector() || b->is_vector()) {
     // A scalar adopts the vector's component type (so `v * 2.0` stays float4),
     // except that a floating scalar makes an integer vector floating.
     const Type* v = a->is_vector() ? a : b;
     const Type* s = a->is_vector() ? b : a;
-    if (v->elem->is_integer() && s->is_floating())
-      return const_cast<TypeContext&>(types).vector(s, v->count);
+    if (v->elem->is_integer() && s->is_floating()) return types.vector(s, v->count);
     return v;
   }
   return scalar_common(a, b);
@@ -145,7 +176,8 @@ void Sema::Impl::arith_convert(ExprPtr& e, const Type* to) {
 }
 
 void Sema::Impl::decay(ExprPtr& e) {
-  if (e->type && e->type->is_array()) cast_to(e, types.pointer(e->type->elem), CastKind::ArrayDecay);
+  if (e->type && e->type->is_array())
+    cast_to(e, types.pointer(e->type->elem), CastKind::ArrayDecay);
 }
 
 bool Sema::Impl::convertible(const Expr& e, const Type* to) const {
@@ -175,9 +207,12 @@ bool Sema::Impl::convert(ExprPtr& e, const Type* to, std::string_view context) {
     error(e->loc, msg);
     return false;
   }
-  if (to->is_pointer()) cast_to(e, to, CastKind::PointerCast);
-  else if (to->kind == TypeKind::Bool && from->is_pointer()) cast_to(e, to, CastKind::ToBool);
-  else arith_convert(e, to);
+  if (to->is_pointer())
+    cast_to(e, to, CastKind::PointerCast);
+  else if (to->kind == TypeKind::Bool && from->is_pointer())
+    cast_to(e, to, CastKind::ToBool);
+  else
+    arith_convert(e, to);
   return true;
 }
 
@@ -226,20 +261,29 @@ const Type* Sema::Impl::check_expr(ExprPtr& e) {
       uint64_t v = lit->value;
       auto fits = [&](TypeKind k) {
         switch (k) {
-          case TypeKind::Int: return v <= static_cast<uint64_t>(std::numeric_limits<int32_t>::max());
-          case TypeKind::UInt: return v <= std::numeric_limits<uint32_t>::max();
-          case TypeKind::Long: return v <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
-          default: return true;
+          case TypeKind::Int:
+            return v <= static_cast<uint64_t>(std::numeric_limits<int32_t>::max());
+          case TypeKind::UInt:
+            return v <= std::numeric_limits<uint32_t>::max();
+          case TypeKind::Long:
+            return v <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+          default:
+            return true;
         }
       };
       std::vector<TypeKind> candidates;
-      if (lit->is_char) candidates = {TypeKind::Int};
-      else if (lit->is_unsigned && lit->is_long) candidates = {TypeKind::ULong};
-      else if (lit->is_unsigned) candidates = {TypeKind::UInt, TypeKind::ULong};
-      else if (lit->is_long) candidates = lit->is_decimal ? std::vector{TypeKind::Long, TypeKind::ULong}
-                                                          : std::vector{TypeKind::Long, TypeKind::ULong};
-      else if (lit->is_decimal) candidates = {TypeKind::Int, TypeKind::Long, TypeKind::ULong};
-      else candidates = {TypeKind::Int, TypeKind::UInt, TypeKind::Long, TypeKind::ULong};
+      if (lit->is_char)
+        candidates = {TypeKind::Int};
+      else if (lit->is_unsigned && lit->is_long)
+        candidates = {TypeKind::ULong};
+      else if (lit->is_unsigned)
+        candidates = {TypeKind::UInt, TypeKind::ULong};
+      else if (lit->is_long)
+        candidates = {TypeKind::Long, TypeKind::ULong};
+      else if (lit->is_decimal)
+        candidates = {TypeKind::Int, TypeKind::Long, TypeKind::ULong};
+      else
+        candidates = {TypeKind::Int, TypeKind::UInt, TypeKind::Long, TypeKind::ULong};
       for (TypeKind k : candidates) {
         if (fits(k) || k == candidates.back()) {
           t = types.scalar(k);
@@ -248,34 +292,67 @@ const Type* Sema::Impl::check_expr(ExprPtr& e) {
       }
       break;
     }
-    case ExprKind::FloatLit: t = e->as<FloatLit>()->is_float ? types.float_type() : types.double_type(); break;
-    case ExprKind::BoolLit: t = types.bool_type(); break;
+    case ExprKind::FloatLit:
+      t = e->as<FloatLit>()->is_float ? types.float_type() : types.double_type();
+      break;
+    case ExprKind::BoolLit:
+      t = types.bool_type();
+      break;
     case ExprKind::StringLit:
-      t = types.array(types.char_type(), static_cast<uint32_t>(e->as<StringLit>()->value.size() + 1));
+      t = types.array(types.char_type(),
+                      static_cast<uint32_t>(e->as<StringLit>()->value.size() + 1));
       e->is_lvalue = true;
       break;
-    case ExprKind::Name: t = check_name(*e->as<NameExpr>()); break;
-    case ExprKind::Unary: t = check_unary(*e->as<UnaryExpr>()); break;
-    case ExprKind::Binary: t = check_binary(*e->as<BinaryExpr>()); break;
-    case ExprKind::Assign: t = check_assign(*e->as<AssignExpr>()); break;
-    case ExprKind::Conditional: t = check_conditional(*e->as<ConditionalExpr>()); break;
+    case ExprKind::Name:
+      t = check_name(*e->as<NameExpr>());
+      break;
+    case ExprKind::Unary:
+      t = check_unary(*e->as<UnaryExpr>());
+      break;
+    case ExprKind::Binary:
+      t = check_binary(*e->as<BinaryExpr>());
+      break;
+    case ExprKind::Assign:
+      t = check_assign(*e->as<AssignExpr>());
+      break;
+    case ExprKind::Conditional:
+      t = check_conditional(*e->as<ConditionalExpr>());
+      break;
     case ExprKind::Comma: {
       auto* c = e->as<CommaExpr>();
       check_value(c->lhs);
       t = check_value(c->rhs);
       break;
     }
-    case ExprKind::Call: t = check_call(*e->as<CallExpr>()); break;
-    case ExprKind::Construct: t = check_construct(*e->as<ConstructExpr>()); break;
-    case ExprKind::Cast: t = check_cast(*e->as<CastExpr>()); break;
-    case ExprKind::Index: return check_index(e);
-    case ExprKind::Member: return check_member(e);
+    case ExprKind::Call:
+      t = check_call(*e->as<CallExpr>());
+      break;
+    case ExprKind::Construct:
+      t = check_construct(*e->as<ConstructExpr>());
+      break;
+    case ExprKind::Cast:
+      t = check_cast(*e->as<CastExpr>());
+      break;
+    case ExprKind::Index:
+      return check_index(e);
+    case ExprKind::Member:
+      return check_member(e);
     case ExprKind::Gather:
-    case ExprKind::Swizzle: t = err(); break;  // only sema makes these, already typed
-    case ExprKind::Sizeof: t = check_sizeof(*e->as<SizeofExpr>()); break;
-    case ExprKind::Indexof: t = check_indexof(*e->as<IndexofExpr>()); break;
-    case ExprKind::InitList: t = check_init_list_misuse(*e->as<InitListExpr>()); break;
-    case ExprKind::Domain: t = check_domain(*e->as<DomainExpr>()); break;
+    case ExprKind::Swizzle:
+      t = err();
+      break;  // only sema makes these, already typed
+    case ExprKind::Sizeof:
+      t = check_sizeof(*e->as<SizeofExpr>());
+      break;
+    case ExprKind::Indexof:
+      t = check_indexof(*e->as<IndexofExpr>());
+      break;
+    case ExprKind::InitList:
+      t = check_init_list_misuse(*e->as<InitListExpr>());
+      break;
+    case ExprKind::Domain:
+      t = check_domain(*e->as<DomainExpr>());
+      break;
     case ExprKind::IterInit:
       error(e->loc, "iter() can only initialise an iterator stream");
       t = err();
@@ -300,7 +377,8 @@ const Type* Sema::Impl::check_unary(UnaryExpr& u) {
       }
       const Type* t = check_expr(u.operand);
       if (t->is_error()) return err();
-      if (reject_stream(*u.operand, "addressed on the host; use streamRead/streamWrite")) return err();
+      if (reject_stream(*u.operand, "addressed on the host; use streamRead/streamWrite"))
+        return err();
       if (!u.operand->is_lvalue) {
         error(u.loc, "cannot take the address of a value that is not stored in a variable");
         return err();
@@ -376,8 +454,8 @@ const Type* Sema::Impl::binary_result(BinaryOp op, ExprPtr& lhs, ExprPtr& rhs, S
   const Type* rt = rhs->type;
   bool compound = op_type != nullptr;
   auto invalid = [&]() {
-    error(loc, "invalid operands to binary '" + std::string(binary_spelling(op)) + "': " +
-                   quoted(lt) + " and " + quoted(rt));
+    error(loc, "invalid operands to binary '" + std::string(binary_spelling(op)) +
+                   "': " + quoted(lt) + " and " + quoted(rt));
     return err();
   };
   auto done = [&](const Type* operation, const Type* result) {
@@ -388,7 +466,8 @@ const Type* Sema::Impl::binary_result(BinaryOp op, ExprPtr& lhs, ExprPtr& rhs, S
   // Pointers (host only).
   if (lt->is_pointer() || rt->is_pointer()) {
     if (op == BinaryOp::LogAnd || op == BinaryOp::LogOr) {
-      if (!(lt->is_scalar() || lt->is_pointer()) || !(rt->is_scalar() || rt->is_pointer())) return invalid();
+      if (!(lt->is_scalar() || lt->is_pointer()) || !(rt->is_scalar() || rt->is_pointer()))
+        return invalid();
       return done(types.int_type(), types.int_type());
     }
     if ((op == BinaryOp::Add || op == BinaryOp::Sub) && lt->is_pointer() && rt->is_integer()) {
@@ -465,8 +544,8 @@ bool Sema::Impl::check_modifiable(const Expr& e, std::string_view action) {
       for (int i = 0; i < s->count; ++i)
         for (int j = 0; j < i; ++j)
           if (s->comps[i] == s->comps[j]) {
-            error(s->loc, "cannot " + act + " swizzle '." + s->spelling +
-                              "': it repeats a component");
+            error(s->loc,
+                  "cannot " + act + " swizzle '." + s->spelling + "': it repeats a component");
             return false;
           }
       root = s->base.get();
@@ -496,7 +575,8 @@ bool Sema::Impl::check_modifiable(const Expr& e, std::string_view action) {
         case ParamKind::Gather:
           error(e.loc, "cannot " + act + " gather array '" + p->name + "'");
           return false;
-        default: break;
+        default:
+          break;
       }
     }
     if (auto* v = n->decl ? n->decl->as<VarDecl>() : nullptr) {

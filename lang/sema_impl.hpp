@@ -34,8 +34,9 @@ struct Sema::Impl {
 
   // ---- scopes (sema.cpp)
   struct Scope {
-    std::unordered_map<std::string, ast::Decl*> names;  // variables, functions, typedefs, enum constants
-    std::unordered_map<std::string, ast::Decl*> tags;   // struct and enum tags
+    std::unordered_map<std::string, ast::Decl*>
+        names;  // variables, functions, typedefs, enum constants
+    std::unordered_map<std::string, ast::Decl*> tags;  // struct and enum tags
   };
   std::vector<Scope> scopes;  // scopes[0] is the global scope; it persists across check()
   void push_scope() { scopes.emplace_back(); }
@@ -168,8 +169,8 @@ struct Sema::Impl {
   const Type* check_name(ast::NameExpr& n);
   const Type* check_member(ast::ExprPtr& e);
   const Type* check_index(ast::ExprPtr& e);
-  const Type* check_gather(ast::ExprPtr& e, ast::ParamDecl& param, ast::NameExpr& name,
-                           std::vector<ast::ExprPtr*>& index_slots);
+  // Rewrites the Index chain `e` rooted at gather parameter `param` into a GatherExpr.
+  const Type* check_gather(ast::ExprPtr& e, ast::ParamDecl& param, ast::NameExpr& name);
   const Type* check_indexof(ast::IndexofExpr& ix);
   const Type* check_domain(ast::DomainExpr& d);
   // The parameter a NameExpr names, when it is a parameter of the current kernel.
@@ -188,7 +189,8 @@ struct Sema::Impl {
 
   // ---- builtins (sema_builtins.cpp)
   const Type* check_builtin(ast::CallExpr& c, const stdlib::BuiltinName& b);
-  const Type* check_math_builtin(ast::CallExpr& c, const stdlib::BuiltinInfo& info, bool force_float);
+  const Type* check_math_builtin(ast::CallExpr& c, const stdlib::BuiltinInfo& info,
+                                 bool force_float);
   const Type* check_prototype_builtin(ast::CallExpr& c, const stdlib::BuiltinInfo& info);
   const Type* check_stream_builtin(ast::CallExpr& c, const stdlib::BuiltinInfo& info);
   void check_format(ast::CallExpr& c, size_t format_index);

@@ -12,7 +12,9 @@ using namespace ast;
 
 namespace {
 
-bool is_aggregate(const Type* t) { return t->is_array() || t->is_struct() || t->is_vector(); }
+bool is_aggregate(const Type* t) {
+  return t->is_array() || t->is_struct() || t->is_vector();
+}
 
 bool is_char_array(const Type* t) {
   return t->is_array() && (t->elem->kind == TypeKind::Char || t->elem->kind == TypeKind::UChar);
@@ -55,7 +57,8 @@ const Type* Sema::Impl::check_initializer(ExprPtr& init, const Type* type) {
   }
   if (is_char_array(type) && init->kind == ExprKind::StringLit) {
     size_t len = init->as<StringLit>()->value.size();
-    if (type->count == 0) type = types.array(type->elem, static_cast<uint32_t>(len + 1));
+    if (type->count == 0)
+      type = types.array(type->elem, static_cast<uint32_t>(len + 1));
     else if (len > type->count) {
       error(init->loc, "initialiser string is too long for " + quoted(type));
       return type;
@@ -87,8 +90,7 @@ void Sema::Impl::init_aggregate(InitListExpr& list, const Type* type) {
     if (!leaf) break;
     list.elems.push_back(std::move(leaf));
   }
-  if (pos < elems.size())
-    error(elems[pos]->loc, "too many initialisers for " + quoted(type));
+  if (pos < elems.size()) error(elems[pos]->loc, "too many initialisers for " + quoted(type));
   if (type->is_array() && type->count == 0)
     type = types.array(type->elem, static_cast<uint32_t>(std::max<size_t>(list.elems.size(), 1)));
   list.type = type;

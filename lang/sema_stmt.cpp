@@ -21,8 +21,8 @@ void Sema::Impl::check_condition(ExprPtr& cond, const char* construct) {
   const Type* t = check_value(cond, "used as conditions");
   if (t->is_error()) return;
   if (!(t->is_scalar() || t->is_pointer())) {
-    std::string msg = std::string("the condition of '") + construct + "' must be a scalar, not " +
-                      quoted(t);
+    std::string msg =
+        std::string("the condition of '") + construct + "' must be a scalar, not " + quoted(t);
     if (t->is_vector()) msg += "; use any() or all()";
     error(cond->loc, msg);
   }
@@ -30,7 +30,9 @@ void Sema::Impl::check_condition(ExprPtr& cond, const char* construct) {
 
 void Sema::Impl::check_stmt(Stmt& s) {
   switch (s.kind) {
-    case StmtKind::Compound: check_compound(*s.as<CompoundStmt>(), true); break;
+    case StmtKind::Compound:
+      check_compound(*s.as<CompoundStmt>(), true);
+      break;
     case StmtKind::Expr: {
       auto& es = *s.as<ExprStmt>();
       if (es.expr) {
@@ -40,7 +42,9 @@ void Sema::Impl::check_stmt(Stmt& s) {
       }
       break;
     }
-    case StmtKind::Decl: check_decl_stmt(*s.as<DeclStmt>()); break;
+    case StmtKind::Decl:
+      check_decl_stmt(*s.as<DeclStmt>());
+      break;
     case StmtKind::If: {
       auto& is = *s.as<IfStmt>();
       check_condition(is.cond, "if");
@@ -76,8 +80,12 @@ void Sema::Impl::check_stmt(Stmt& s) {
       check_condition(ds.cond, "do-while");
       break;
     }
-    case StmtKind::Switch: check_switch(*s.as<SwitchStmt>()); break;
-    case StmtKind::Case: check_case(*s.as<CaseStmt>()); break;
+    case StmtKind::Switch:
+      check_switch(*s.as<SwitchStmt>());
+      break;
+    case StmtKind::Case:
+      check_case(*s.as<CaseStmt>());
+      break;
     case StmtKind::Default:
       if (switches.empty()) {
         error(s.loc, "'default' label not in a switch statement");
@@ -96,8 +104,11 @@ void Sema::Impl::check_stmt(Stmt& s) {
     case StmtKind::Continue:
       if (loop_depth == 0) error(s.loc, "'continue' statement not in a loop");
       break;
-    case StmtKind::Return: check_return(*s.as<ReturnStmt>()); break;
-    case StmtKind::Empty: break;
+    case StmtKind::Return:
+      check_return(*s.as<ReturnStmt>());
+      break;
+    case StmtKind::Empty:
+      break;
   }
 }
 
@@ -165,15 +176,17 @@ void Sema::Impl::check_return(ReturnStmt& r) {
   const Type* rt = func->return_type ? func->return_type : err();
   if (!r.value) {
     if (!rt->is_void() && !rt->is_error())
-      error(r.loc, "non-void " + std::string(func->fkind == FuncKind::Host ? "function" : "kernel") +
-                       " '" + func->name + "' must return a value");
+      error(r.loc, "non-void " +
+                       std::string(func->fkind == FuncKind::Host ? "function" : "kernel") + " '" +
+                       func->name + "' must return a value");
     return;
   }
   const Type* t = check_value(r.value, "returned from functions");
   if (t->is_error() || rt->is_error()) return;
   if (rt->is_void()) {
     if (!t->is_void())
-      error(r.value->loc, "void " + std::string(func->fkind == FuncKind::Host ? "function" : "kernel") +
+      error(r.value->loc, "void " +
+                              std::string(func->fkind == FuncKind::Host ? "function" : "kernel") +
                               " '" + func->name + "' cannot return a value");
     return;
   }

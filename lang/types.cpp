@@ -38,11 +38,16 @@ constexpr std::array<ScalarFacts, static_cast<int>(TypeKind::Error) + 1> kScalar
 // Vector names use the short spellings users write: uchar4, uint2.
 std::string vector_component_name(TypeKind kind) {
   switch (kind) {
-    case TypeKind::UChar: return "uchar";
-    case TypeKind::UShort: return "ushort";
-    case TypeKind::UInt: return "uint";
-    case TypeKind::ULong: return "ulong";
-    default: return kScalarFacts[static_cast<int>(kind)].name;
+    case TypeKind::UChar:
+      return "uchar";
+    case TypeKind::UShort:
+      return "ushort";
+    case TypeKind::UInt:
+      return "uint";
+    case TypeKind::ULong:
+      return "ulong";
+    default:
+      return kScalarFacts[static_cast<int>(kind)].name;
   }
 }
 
@@ -55,9 +60,12 @@ bool Type::is_signed() const {
     case TypeKind::Int:
     case TypeKind::Long:
     case TypeKind::Float:
-    case TypeKind::Double: return true;
-    case TypeKind::Vector: return elem && elem->is_signed();
-    default: return false;
+    case TypeKind::Double:
+      return true;
+    case TypeKind::Vector:
+      return elem && elem->is_signed();
+    default:
+      return false;
   }
 }
 
@@ -75,7 +83,8 @@ std::string Type::name() const {
       }
       return t->name() + dims;
     }
-    case TypeKind::Pointer: return elem->name() + "*";
+    case TypeKind::Pointer:
+      return elem->name() + "*";
     case TypeKind::Struct:
       if (decl && !decl->name.empty()) return "struct " + decl->name;
       return "struct <anonymous>";
@@ -85,7 +94,8 @@ std::string Type::name() const {
       for (int i = 1; i < rank; ++i) s += ",";
       return s + ">";
     }
-    default: return kScalarFacts[static_cast<int>(kind)].name;
+    default:
+      return kScalarFacts[static_cast<int>(kind)].name;
   }
 }
 

@@ -442,6 +442,62 @@ std::vector<Engine::StreamInfo> Engine::live_streams() {
   return out;
 }
 
+namespace {
+const ast::VarDecl* top_level_stream(FrontEnd& front, std::string_view name) {
+  ast::Decl* d = front.sema().lookup_global(name);
+  auto* v = d ? d->as<ast::VarDecl>() : nullptr;
+  return v && v->is_stream ? v : nullptr;
+}
+}  // namespace
+
+bool Engine::stream_data(std::string_view name, bool to_stream, std::span<std::byte> bytes,
+                         std::string* error) {
+  const ast::VarDecl* v = top_level_stream(impl_->front, name);
+  uint64_t handle = v ? interp::load_as<uint64_t>(impl_->machine.memory.data(impl_->compiler.global_object(v, {}))) : 0;
+  if (handle == 0) {
+    *error = "no live stream named '" + std::string(name) + "'";
+    return false;
+  }
+  try {
+    const StreamView& view = impl_->streams.view_of(handle, {});
+    uint64_t count = 1;
+    for (int64_t e : view.extents) count *= static_cast<uint64_t>(e);
+    uint64_t need = count * (view.elem ? view.elem->size : 0);
+    if (bytes.size() != need) {
+      *error = std::string(to_stream ? "reading " : "writing ") + std::to_string(bytes.size()) +
+               " bytes " + (to_stream ? "into" : "out of") + " stream '" + std::string(name) + "' of " +
+               std::to_string(need) + " bytes (" + std::to_string(count) + " elements of " +
+               (view.elem ? view.elem->name() : "?") + ")";
+      return false;
+    }
+    if (to_stream) {
+      impl_->streams.backend().write_view(view, bytes);
+    } else {
+      impl_->streams.backend().read_view(view, bytes);
+    }
+    return true;
+  } catch (const RuntimeError& e) {
+    *error = e.message;
+    return false;
+  }
+}
+
+void Engine::release_stream(std::string_view name) {
+  const ast::VarDecl* v = top_level_stream(impl_->front, name);
+  if (!v) return;
+  uint8_t* slot = impl_->machine.memory.data(impl_->compiler.global_object(v, {}));
+  uint64_t handle = interp::load_as<uint64_t>(slot);
+  if (handle == 0) return;
+  try {
+    impl_->streams.release(impl_->machine, handle);
+  } catch (const RuntimeError&) {
+    // Already gone.
+  }
+  interp::store_as<uint64_t>(slot, 0);
+}
+
+std::string Engine::backend_name() { return std::string(impl_->streams.backend().name()); }
+
 void Engine::interrupt() { interp::interrupt_requested.store(true); }
 
 std::optional<std::span<uint8_t>> Engine::global_bytes(std::string_view name, const Type** type) {

@@ -76,6 +76,14 @@ class Engine {
     uint64_t bytes = 0;
   };
   std::vector<StreamInfo> live_streams();
+  // Copies a top-level stream's elements from (`to_stream`) or to host
+  // memory; `bytes` must be exactly the stream's size. False with `*error`
+  // set when `name` is not a live stream or the size differs.
+  bool stream_data(std::string_view name, bool to_stream, std::span<std::byte> bytes, std::string* error);
+  // Frees a top-level stream's storage now; later uses are runtime errors.
+  void release_stream(std::string_view name);
+  // The backend kernels run on ("interp", "jit", "opencl").
+  std::string backend_name();
   // Asks the running entry to stop at its next loop iteration or call.
   // Async-signal-safe; the entry ends with EntryStatus::interrupted.
   static void interrupt();

@@ -340,7 +340,9 @@ NodePtr HostLibrary::builtin_call(const ast::CallExpr& e, interp::Compiler& c) {
   n->call = &e;
   n->loc = e.callee_loc.valid() ? e.callee_loc : e.loc;
   for (auto& a : e.args) {
-    n->args.push_back(c.value(*a));
+    // An array passed as it is (not decayed) means its address, as in C.
+    bool stream_op = stdlib::builtin_info(n->id).sig == stdlib::Sig::Stream;
+    n->args.push_back(a->type->is_array() && !stream_op ? interp::make_addr_of(c.place(*a)) : c.value(*a));
     n->types.push_back(a->type);
   }
   if (n->id == Builtin::assert_) n->assert_text = c.source_text(e);

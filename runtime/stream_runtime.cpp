@@ -12,8 +12,10 @@ using interp::RuntimeError;
 
 namespace {
 
-// Largest stream storage: a larger declaration is "out of memory".
-constexpr uint64_t kMaxStreamBytes = uint64_t{4} << 30;
+// Largest stream, and most stream storage alive at once: beyond these a
+// declaration is "out of memory" (never a crash of the process).
+constexpr uint64_t kMaxStreamBytes = uint64_t{1} << 30;
+constexpr uint64_t kMaxLiveStreamBytes = uint64_t{4} << 30;
 
 // Sema checks the arity of stream operations; this keeps a mismatch harmless.
 const StreamArg& nth(std::span<const StreamArg> args, size_t i) {
@@ -82,7 +84,7 @@ std::vector<std::byte> value_bytes(const StreamArg& a, const Type* t) {
     interp::store_fn(t)(p, a.scalar);
   } else if (t->is_vector()) {
     interp::store_vec(t, p, a.vec);
-  } else {
+  } else if (!a.bytes.empty()) {
     std::memcpy(p, a.bytes.data(), std::min<size_t>(a.bytes.size(), bytes.size()));
   }
   return bytes;
@@ -98,7 +100,7 @@ HostArray host_array(const StreamArg& a) {
   }
   h.elem = t;
   h.bytes.resize(a.bytes.size());
-  std::memcpy(h.bytes.data(), a.bytes.data(), a.bytes.size());
+  if (!a.bytes.empty()) std::memcpy(h.bytes.data(), a.bytes.data(), a.bytes.size());
   return h;
 }
 
@@ -157,13 +159,15 @@ uint64_t StreamRuntime::create(interp::Machine&, const ast::VarDecl& decl,
     if (count > kMaxStreamBytes / static_cast<uint64_t>(e)) count = kMaxStreamBytes + 1;
     else count *= static_cast<uint64_t>(e);
   }
-  if (count > kMaxStreamBytes / elem->size) {
+  if (count > kMaxStreamBytes / elem->size || live_bytes_ + count * elem->size > kMaxLiveStreamBytes) {
     throw RuntimeError{decl.loc, "out of memory: stream '" + decl.name + "' " + shape_text(ext) + " is too large"};
   }
   Record r;
   r.owner = true;
   try {
     r.view = Scheduler::whole(backend_->allocate(count * elem->size), elem, ext, decl.is_iter);
+    r.bytes = count * elem->size;
+    live_bytes_ += r.bytes;
   } catch (const std::bad_alloc&) {
     throw RuntimeError{decl.loc, "out of memory: stream '" + decl.name + "' " + shape_text(ext) + " is too large"};
   }
@@ -205,7 +209,10 @@ uint64_t StreamRuntime::create(interp::Machine&, const ast::VarDecl& decl,
 void StreamRuntime::release(interp::Machine&, uint64_t handle) {
   auto it = records_.find(handle);
   if (it == records_.end()) return;
-  if (it->second.owner) backend_->release(it->second.view.storage);
+  if (it->second.owner) {
+    backend_->release(it->second.view.storage);
+    live_bytes_ -= it->second.bytes;
+  }
   records_.erase(it);
 }
 
@@ -332,8 +339,19 @@ void StreamRuntime::gather_scatter(interp::Machine& m, bool scatter, const ast::
     builtin_op = static_cast<int>(nth(args, 3).scalar.i);
   }
   const StreamArg& arr = nth(args, 2);
+  // The operators copy whole elements between the stream and the array.
+  auto check_types = [&](const Type* array_elem) {
+    const Type* it = index.elem;
+    if (values.elem != array_elem) {
+      throw RuntimeError{loc, "'" + call.callee + "' needs the stream and the array to have the same element type"};
+    }
+    if (!it || !(it->is_scalar() || it->is_vector())) {
+      throw RuntimeError{loc, "'" + call.callee + "' needs an index stream of numbers"};
+    }
+  };
   if (arr.type && arr.type->is_stream()) {
     const StreamView& array = record(arr.scalar.u, loc).view;
+    check_types(array.elem);
     GatherScatterPlan plan = Scheduler::plan_gather_scatter(scatter, values, index, array, builtin_op, op, loc);
     show(describe(plan));
     backend_->run_gather_scatter(plan);
@@ -341,6 +359,7 @@ void StreamRuntime::gather_scatter(interp::Machine& m, bool scatter, const ast::
   }
   // A host array: run on a stream copy of it, then copy the result back.
   HostArray h = host_array(arr);
+  check_types(h.elem);
   StreamView array = Scheduler::whole(backend_->allocate(h.bytes.size()), h.elem, h.extents);
   struct Free {
     Backend* b;

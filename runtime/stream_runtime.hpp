@@ -55,6 +55,7 @@ class StreamRuntime : public StreamHost {
   struct Record {
     StreamView view;
     bool owner = false;  // a declared stream (owns its storage), not a view
+    uint64_t bytes = 0;  // owner: the storage's size
   };
   const Record& record(uint64_t handle, SourceLoc loc) const;
   Record& record(uint64_t handle, SourceLoc loc);
@@ -75,6 +76,7 @@ class StreamRuntime : public StreamHost {
   std::function<void(std::string_view)> plan_output_;
   std::unordered_map<uint64_t, Record> records_;
   uint64_t next_handle_ = 1;
+  uint64_t live_bytes_ = 0;
 };
 
 }  // namespace brook

@@ -83,7 +83,8 @@ void Memory::fail(uint64_t p, uint64_t size, SourceLoc loc, bool write) const {
   if (write && o.kind == ObjectKind::literal && off >= 0 && uint64_t(off) + size <= o.size) {
     throw RuntimeError{loc, "write to a string literal"};
   }
-  throw RuntimeError{loc, "out-of-bounds access: " + std::to_string(size) + " bytes at offset " +
+  throw RuntimeError{loc, "out-of-bounds access: " + std::to_string(size) +
+                              (size == 1 ? " byte" : " bytes") + " at offset " +
                               std::to_string(off) + " of a " + std::to_string(o.size) +
                               "-byte object"};
 }

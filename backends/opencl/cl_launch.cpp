@@ -49,7 +49,7 @@ Extra extra_arg(const PlanArg& a, const ParamDecl& p, ClModule& m, const std::st
     if (!e) e = element_of(p.type);
     x.params = ", __global const uchar* " + n + ", long " + n + "_base, long4 " + n + "_ext, long4 " + n + "_str";
     x.prep = "  __global const uchar* " + n + "_g = " + n + " + " + n + "_base * " + sz(e) + ";\n";
-    x.call = ", " + n + "_g, " + n + "_ext, " + n + "_str";
+    x.call = ", " + n + "_g, BROOK_I4(" + n + "_ext), BROOK_I4(" + n + "_str)";
     return x;
   }
   if (p.type->is_array()) throw Unsupported{p.loc, "array constants are not supported by the OpenCL backend"};
@@ -87,8 +87,23 @@ char map_kind(const DimMap& d) {
   return d.num == d.den ? 'i' : 's';
 }
 
+bool narrow_ok(const MapPlan& plan) {
+  const int64_t limit = int64_t{1} << 31;
+  if (element_count(plan.domain) >= limit) return false;
+  for (const PlanArg& a : plan.args) {
+    if (a.role == ArgRole::Constant) continue;
+    if (a.role == ArgRole::Gather && a.gather_from_host) {
+      if (static_cast<int64_t>(a.host.bytes.size()) >= limit) return false;
+    } else if (element_count(a.view.stream_extents) * static_cast<int64_t>(a.view.elem ? a.view.elem->size : 1) >= limit) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::string map_key(const MapPlan& plan) {
-  std::string k = "map " + ptr_text(&def_of(*plan.kernel)) + " r" + std::to_string(plan.domain.size());
+  std::string k = "map " + ptr_text(&def_of(*plan.kernel)) + " r" + std::to_string(plan.domain.size()) +
+                  (narrow_ok(plan) ? "n" : "w");
   for (const PlanArg& a : plan.args) {
     k += " " + std::to_string(static_cast<int>(a.role));
     const Type* e = a.role == ArgRole::Gather && a.gather_from_host ? a.host.elem : a.view.elem;
@@ -99,6 +114,7 @@ std::string map_key(const MapPlan& plan) {
 }
 
 std::string map_source(const MapPlan& plan, ClModule& m) {
+  m.narrow_index = narrow_ok(plan);
   ClPrinter pr(m);
   const FuncDecl& k = def_of(*plan.kernel);
   std::string fn = pr.function(k);
@@ -109,10 +125,11 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
   auto p = [](size_t d) { return "p" + std::to_string(d); };
   if (R <= 3) {
     for (size_t i = 0; i < R; ++i)
-      body += "  long " + p(R - 1 - i) + " = get_global_id(" + std::to_string(i) + ");\n";
+      body += "  brook_i " + p(R - 1 - i) + " = (brook_i)get_global_id(" + std::to_string(i) + ");\n";
   } else {
-    body += "  long p3 = get_global_id(0), p2 = get_global_id(1), brook_g = get_global_id(2);\n"
-            "  long p0 = brook_g / brook_d1, p1 = brook_g % brook_d1;\n";
+    body += "  brook_i p3 = (brook_i)get_global_id(0), p2 = (brook_i)get_global_id(1);\n"
+            "  long brook_g = get_global_id(2);\n"
+            "  brook_i p0 = (brook_i)(brook_g / brook_d1), p1 = (brook_i)(brook_g % brook_d1);\n";
   }
   std::vector<std::string> pos_comps;
   for (size_t i = 0; i < R; ++i) pos_comps.push_back(p(R - 1 - i));
@@ -137,7 +154,7 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
     params += std::string(out ? ", __global uchar* " : ", __global const uchar* ") + n + ", long " + n +
               "_base, long4 " + n + "_str";
     if (!out) params += ", long4 " + n + "_num, long4 " + n + "_den";
-    std::string sidx = n + "_base";
+    std::string sidx = "(brook_i)" + n + "_base";
     std::vector<std::string> ix;
     for (size_t d = 0; d < V; ++d) {
       const DimMap& dm = a.map[d];
@@ -146,11 +163,11 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
       std::string v = "0";
       if (dm.out_dim >= 0 && static_cast<size_t>(dm.out_dim) < R) {
         v = p(static_cast<size_t>(dm.out_dim));
-        if (map_kind(dm) == 's') v = "(" + v + " * " + n + "_num" + c + ") / " + n + "_den" + c;
+        if (map_kind(dm) == 's') v = "(brook_i)(((long)" + v + " * " + n + "_num" + c + ") / " + n + "_den" + c + ")";
       }
-      body += "  long " + i + " = " + v + ";\n";
+      body += "  brook_i " + i + " = " + v + ";\n";
       // The last dimension is contiguous: its stride is 1.
-      sidx += d + 1 == V ? " + " + i : " + " + i + " * " + n + "_str" + c;
+      sidx += d + 1 == V ? " + " + i : " + " + i + " * (brook_i)" + n + "_str" + c;
     }
     for (size_t d = V; d-- > 0;) ix.push_back(n + "_i" + std::to_string(d));
     std::string addr = n + " + (" + sidx + ") * " + sz(t);

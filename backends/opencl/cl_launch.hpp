@@ -21,6 +21,8 @@ namespace brook::opencl {
 //     Constant:   a scalar by value (bool as uchar); anything else as a
 //                 __global const uchar* holding its C-layout bytes
 std::string map_key(const MapPlan& plan);
+// Whether every buffer of the launch is small enough for int index arithmetic.
+bool narrow_ok(const MapPlan& plan);
 std::string map_source(const MapPlan& plan, ClModule& m);
 
 // Reduction kernels over contiguous partials of the element type T:

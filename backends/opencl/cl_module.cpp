@@ -1,5 +1,6 @@
 #include "backends/opencl/cl_module.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -178,6 +179,17 @@ std::string ClModule::store_fn(const Type* t) {
   });
 }
 
+std::string ClModule::mark_line(SourceLoc loc) {
+  line_locs_.push_back(loc);
+  return "#line " + std::to_string(line_locs_.size()) + " \"brook.br\"\n";
+}
+
+SourceLoc ClModule::statement_at(uint32_t k) const {
+  // A statement printed over several lines reports later lines: take the last mark at or before k.
+  if (k == 0 || line_locs_.empty()) return {};
+  return line_locs_[std::min<size_t>(k, line_locs_.size()) - 1];
+}
+
 const std::string& ClModule::helper(const std::string& name,
                                     const std::function<std::string()>& make) {
   auto found = helpers_.find(name);
@@ -196,6 +208,8 @@ std::string ClModule::source() const {
   s += "#pragma OPENCL FP_CONTRACT OFF\n";
   s += "#define BROOK_PBUF_WORDS " + std::to_string(kPrintfWords) + "u\n";
   if (uses_double) s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  s += narrow_index ? "typedef int brook_i;\ntypedef int4 brook_i4;\n#define BROOK_I4(v) convert_int4(v)\n"
+                    : "typedef long brook_i;\ntypedef long4 brook_i4;\n#define BROOK_I4(v) (v)\n";
   s += "\n";
   for (const std::string& d : struct_defs_) s += d + "\n";
   for (const std::string& h : helper_order_) s += helpers_.at(h) + "\n";

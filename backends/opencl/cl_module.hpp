@@ -45,6 +45,9 @@ class ClModule {
   void add_function(std::string text) { functions_.push_back(std::move(text)); }
 
   bool uses_double = false;
+  // Index arithmetic in int (brook_i) when every buffer of the launch is
+  // under 2 GiB: it halves the width of vectorised address math.
+  bool narrow_index = false;
   bool uses_printf = false;
 
   // The whole translation unit.
@@ -63,12 +66,19 @@ class ClModule {
   };
   std::vector<PrintfSite> printf_sites;
 
+  // `#line K "brook.br"` marks in kernel bodies: K is a counter standing for
+  // the statement at line_locs[K - 1], so a driver error maps back to the .br.
+  std::string mark_line(SourceLoc loc);
+  // The statement a driver diagnostic at brook.br:K names (invalid if none).
+  SourceLoc statement_at(uint32_t k) const;
+
  private:
   std::map<const Type*, std::string> struct_names_;
   std::vector<std::string> struct_defs_;
   std::map<std::string, std::string> helpers_;
   std::vector<std::string> helper_order_;
   std::vector<std::string> functions_;
+  std::vector<SourceLoc> line_locs_;
 };
 
 // The C type name of a scalar kind ("uint", "ulong", bool → "uchar").

@@ -57,7 +57,7 @@ void walk_expr(const Expr* e, const std::function<void(const Expr&)>& f) {
       break;
     case ExprKind::Member: walk_expr(e->as<MemberExpr>()->base.get(), f); break;
     case ExprKind::Swizzle: walk_expr(e->as<SwizzleExpr>()->base.get(), f); break;
-    case ExprKind::Indexof: walk_expr(e->as<IndexofExpr>()->operand.get(), f); break;
+    case ExprKind::Indexof: break;  // a position, not a read of the stream's value
     case ExprKind::InitList:
       for (auto& a : e->as<InitListExpr>()->elems) walk_expr(a.get(), f);
       break;
@@ -167,7 +167,7 @@ std::string ClPrinter::function(const FuncDecl& decl) {
         sig += ", __private " + m_.type_name(p->type) + "* " + n + ", float4 brook_ix_" + n;
         break;
       case ParamKind::Gather:
-        sig += ", __global const uchar* " + n + ", long4 brook_ge_" + n + ", long4 brook_gs_" + n;
+        sig += ", __global const uchar* " + n + ", brook_i4 brook_ge_" + n + ", brook_i4 brook_gs_" + n;
         break;
       case ParamKind::Const:
       case ParamKind::Value:
@@ -181,7 +181,7 @@ std::string ClPrinter::function(const FuncDecl& decl) {
   current_ = saved;
   in_progress_.erase(&f);
   m_.helper(name, [&] { return "// " + std::string(f.fkind == FuncKind::Reduce ? "reduce " : "kernel ") +
-                                f.name + "\n" + sig + "\n" + body; });
+                                f.name + "\n" + sig + "\n" + body + "#line 1 \"generated\"\n"; });
   return name;
 }
 
@@ -230,6 +230,7 @@ std::string ClPrinter::init_list(const Expr& e, const Type* t) {
 }
 
 void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
+  if (s.kind != StmtKind::Compound && s.loc.valid()) out += m_.mark_line(s.loc);
   switch (s.kind) {
     case StmtKind::Compound:
       out += pad(indent) + "{\n";

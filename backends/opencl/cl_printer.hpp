@@ -55,6 +55,7 @@ class ClPrinter {
   std::string assign(const ast::AssignExpr& e);
   std::string cast(const ast::CastExpr& e);
   std::string gather(const ast::GatherExpr& e);
+  std::string gather_index_helper(const Type* index_type);
   std::string kernel_call(const ast::CallExpr& e);
   std::string index_of(const ast::IndexofExpr& e);
   const ast::ParamDecl* stream_param(const ast::Expr& e) const;

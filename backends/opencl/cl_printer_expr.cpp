@@ -188,6 +188,21 @@ std::string ClPrinter::index_of(const IndexofExpr& e) {
   return "brook_ix_" + safe_name(p->name);
 }
 
+std::string ClPrinter::gather_index_helper(const Type* t) {
+  std::string S = scalar_name(t);
+  return m_.helper("brook_gi_" + S, [&] {
+    std::string head = "static brook_i brook_gi_" + S + "(" + S + " f, brook_i n) { ";
+    if (!t->is_floating()) {
+      return head + "long i = (long)f; return (brook_i)(i < 0 ? 0 : (i >= n ? n - 1 : i)); }\n";
+    }
+    // floor(f + 0.25) then clamp: below 0 truncation and floor clamp alike, so
+    // the conversion truncates (no libm floor, which PoCL does not vectorise);
+    // capping at n first keeps huge values out of the int conversion.
+    return head + S + " t = f + (" + S + ")0.25; t = t < (" + S + ")n ? t : (" + S +
+           ")n; return clamp((brook_i)t, (brook_i)0, n - 1); }\n";
+  });
+}
+
 std::string ClPrinter::gather(const GatherExpr& e) {
   const ParamDecl* p = stream_param(*e.param);
   if (!p || p->pkind != ParamKind::Gather) throw Unsupported{e.loc, "not a gather array"};
@@ -198,16 +213,10 @@ std::string ClPrinter::gather(const GatherExpr& e) {
   if (e.indices.size() == 1 && e.indices[0]->type->is_vector()) {
     const Type* v = e.indices[0]->type;
     std::string V = m_.type_name(v);
-    std::string S = scalar_name(v->elem);
     std::string name = "brook_gv_" + V + "_r" + std::to_string(rank);
-    std::string gi = m_.helper("brook_gi_" + S, [&] {
-      std::string clampi = "return i < 0 ? 0 : (i >= n ? n - 1 : i);";
-      std::string conv = v->elem->is_floating() ? "long i = (long)floor(f + (" + S + ")0.25);"
-                                                : "long i = (long)f;";
-      return "static long brook_gi_" + S + "(" + S + " f, long n) { " + conv + " " + clampi + " }\n";
-    });
+    std::string gi = gather_index_helper(v->elem);
     m_.helper(name, [&] {
-      std::string b = "static long " + name + "(" + V + " v, long4 e, long4 s) {\n  return ";
+      std::string b = "static brook_i " + name + "(" + V + " v, brook_i4 e, brook_i4 s) {\n  return ";
       if (rank == 1) {
         b += gi + "(v.x, e.s0) * s.s0";
       } else {
@@ -221,13 +230,7 @@ std::string ClPrinter::gather(const GatherExpr& e) {
   std::string off;
   for (size_t k = 0; k < e.indices.size() && k < 4; ++k) {
     const Type* t = e.indices[k]->type;
-    std::string S = scalar_name(t);
-    std::string gi = m_.helper("brook_gi_" + S, [&] {
-      std::string conv = t->is_floating() ? "long i = (long)floor(f + (" + S + ")0.25);"
-                                          : "long i = (long)f;";
-      return "static long brook_gi_" + S + "(" + S + " f, long n) { " + conv +
-             " return i < 0 ? 0 : (i >= n ? n - 1 : i); }\n";
-    });
+    std::string gi = gather_index_helper(t);
     std::string c = ".s" + std::to_string(k);
     off += (k ? " + " : "") + gi + "(" + expr(*e.indices[k]) + ", brook_ge_" + g + c +
            ") * brook_gs_" + g + c;

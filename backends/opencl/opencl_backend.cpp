@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <regex>
 
 #include "backends/opencl/cl_launch.hpp"
 #include "backends/opencl/cl_printf.hpp"
@@ -148,11 +149,23 @@ class OpenCLBackend final : public Backend {
     try {
       c.program = rt_.program(source);
     } catch (const opencl::BuildError& e) {
-      throw PlanError{loc, std::string(e.what()) + "\n" + e.log};
+      throw build_failure(*c.module, e, loc);
     } catch (const ClError& e) {
       throw PlanError{loc, e.what()};
     }
     return compiled_.emplace(key, std::move(c)).first->second;
+  }
+
+  // The driver's first error, at the .br statement it comes from when the log names one.
+  static PlanError build_failure(const ClModule& m, const opencl::BuildError& e, SourceLoc loc) {
+    static const std::regex at(R"(brook\.br:(\d+):\d+: error: ([^\n]*))");
+    std::smatch found;
+    if (std::regex_search(e.log, found, at)) {
+      SourceLoc stmt = m.statement_at(static_cast<uint32_t>(std::stoul(found[1].str())));
+      if (stmt.valid()) return PlanError{stmt, "the OpenCL compiler rejected this statement: " + found[2].str()};
+    }
+    std::string log = e.log.size() > 4000 ? e.log.substr(0, 4000) + "\n…" : e.log;
+    return PlanError{loc, std::string(e.what()) + (log.empty() ? "" : "\n" + log)};
   }
 
   cl::Buffer& printf_buffer() {

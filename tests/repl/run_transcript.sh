@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Pipes NAME.in into `brook repl` (stdout and stderr together, as a user sees
 # them) and compares with NAME.out. Timings vary, so `time: X ms` is masked.
+# Kernels run on $BROOK_BACKEND (default interp): every backend must print the same.
 # Usage: run_transcript.sh BROOK NAME.in        (UPDATE=1 rewrites NAME.out)
 set -u
 brook=$1
 input=$2
 expected=${input%.in}.out
 dir=$(dirname "$input")
-actual=$(cd "$dir" && HOME=/nonexistent BROOK_HISTORY= NO_COLOR=1 \
+actual=$(cd "$dir" && HOME=/nonexistent BROOK_HISTORY= NO_COLOR=1 BROOK_BACKEND=${BROOK_BACKEND:-interp} \
   timeout 60 "$brook" repl < "$(basename "$input")" 2>&1 | sed -E 's/time: [0-9.]+ ms/time: N ms/')
 if [[ "${UPDATE:-0}" == 1 ]]; then
   printf '%s\n' "$actual" > "$expected"

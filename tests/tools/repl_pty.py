@@ -17,7 +17,9 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
 
 class Session:
     def __init__(self, history):
-        env = dict(os.environ, BROOK_HISTORY=history, TERM="xterm", NO_COLOR="1", HOME=os.path.dirname(history))
+        # Kernels poll for Ctrl-C on the interpreter; compiled backends do not (yet).
+        env = dict(os.environ, BROOK_HISTORY=history, TERM="xterm", NO_COLOR="1", HOME=os.path.dirname(history),
+                   BROOK_BACKEND="interp")
         env.pop("INPUTRC", None)
         self.pid, self.fd = pty.fork()
         if self.pid == 0:

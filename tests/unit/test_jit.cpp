@@ -4,6 +4,8 @@
 #ifdef BROOK_HAVE_JIT
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <numeric>
 
 #include "test_jit_harness.hpp"
@@ -202,6 +204,106 @@ kernel void shift(float a[], out float r<>) { float4 i = indexof r; r = a[i.x + 
   auto sa = h.stream(f, {8}, a);
   h.run("shift", {Harness::arg(sa), Harness::arg(sa)});
   CHECK(h.read<float>(sa) == std::vector<float>{2, 3, 4, 5, 6, 7, 8, 8});
+}
+
+TEST_CASE("jit: regrouped scalar reductions keep operand order") {
+  // first/last are associative but not commutative: any reordering shows.
+  Harness h(R"(
+reduce void first(float a<>, reduce float r<>) { r = r; }
+reduce void last(float a<>, reduce float r<>) { r = a; }
+reduce void sum(int a<>, reduce int r<>) { r = r + a; }
+)");
+  REQUIRE(h.ok());
+  const int n = 300007;
+  std::vector<float> a(n);
+  std::vector<int> ia(n);
+  for (int i = 0; i < n; ++i) a[i] = static_cast<float>(i) + 0.5f, ia[i] = i % 1000 - 400;
+  auto sa = h.stream(h.type("float"), {n}, a);
+  auto si = h.stream(h.type("int"), {n}, ia);
+  CHECK(h.reduce<float>("first", {Harness::arg(sa), Harness::value(0.0f)}) == a.front());
+  CHECK(h.reduce<float>("last", {Harness::arg(sa), Harness::value(0.0f)}) == a.back());
+  CHECK(h.reduce<int>("sum", {Harness::arg(si), Harness::value(0)}) == std::accumulate(ia.begin(), ia.end(), 0));
+}
+
+TEST_CASE("jit: the disk cache makes a second run compile nothing") {
+  auto dir = std::filesystem::temp_directory_path() / ("brook_jit_cache_test_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  std::string saved = old ? old : "";
+  ::setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  const char* src = "kernel void twice(float a<>, out float b<>) { b = 2.0f * a; }";
+  for (int run = 0; run < 2; ++run) {
+    FrontEnd fe;
+    auto unit = fe.load_source("cache.br", src);
+    REQUIRE(unit.program);
+    JitOptions o;
+    o.use_disk_cache = true;
+    auto be = make_jit_backend(o);
+    const ast::FuncDecl* k = nullptr;
+    for (const auto& item : unit.program->items)
+      if (const auto* ds = item->as<ast::DeclStmt>())
+        for (const auto& d : ds->decls)
+          if (auto* f = d->as<ast::FuncDecl>()) k = f;
+    REQUIRE(k);
+    std::vector<float> in{1, 2, 3};
+    auto* f = fe.types().float_type();
+    StreamView a = Scheduler::whole(be->allocate(12), f, {3}), b = Scheduler::whole(be->allocate(12), f, {3});
+    be->write_view(a, std::as_bytes(std::span(in)));
+    CallArg ca, cb;
+    ca.kind = cb.kind = CallArg::Kind::Stream;
+    ca.stream = a;
+    cb.stream = b;
+    be->run_map(Scheduler::plan_map(*k, std::vector{ca, cb}, {}));
+    std::vector<float> out(3);
+    be->read_view(b, std::as_writable_bytes(std::span(out)));
+    CHECK(out == std::vector<float>{2, 4, 6});
+    CHECK(jit_compile_count(*be) == (run == 0 ? 1 : 0));
+    CHECK(jit_profile_report(*be).find("twice") != std::string::npos);
+  }
+  if (old) ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  else ::unsetenv("XDG_CACHE_HOME");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("jit: emit llvm shows the element loop vectorised") {
+  FrontEnd fe;
+  auto unit = fe.load_source("emit.br", R"(
+kernel void saxpy(float a, float x<>, float y<>, out float r<>) { r = a * x + y; }
+kernel void blur(float img[][], out float r<>) {
+  float4 i = indexof(r);
+  r = (img[i.xy + float2(-1.0f, 0.0f)] + img[i.xy] + img[i.xy + float2(1.0f, 0.0f)]) / 3.0f;
+}
+reduce void sum(float a<>, reduce float r<>) { r = r + a; }
+)");
+  REQUIRE(unit.program);
+  std::string ir = jit_emit_llvm(*unit.program, false);
+  CHECK(ir.find("; kernel saxpy") != std::string::npos);
+  CHECK(ir.find("; reduce sum") != std::string::npos);
+  // Both kernels run W = 8 or 16 elements per vector instruction.
+  auto blur_at = ir.find("; kernel blur");
+  REQUIRE(blur_at != std::string::npos);
+  CHECK(ir.substr(0, blur_at).find("x float>") != std::string::npos);
+  CHECK(ir.find("masked.gather", blur_at) != std::string::npos);
+  // Strict IEEE by default: no fused multiply-add unless fp_relaxed.
+  CHECK(ir.substr(0, blur_at).find("fma") == std::string::npos);
+}
+
+TEST_CASE("jit: kernel printf format errors are runtime errors at the call") {
+  Harness h(R"(
+kernel void k(float a<>, out float b<>) { printf("%d\n", a); b = a; }
+)");
+  if (!h.ok()) return;  // sema may reject the format statically
+  auto f = h.type("float");
+  auto sa = h.stream(f, {4}, std::vector<float>{1, 2, 3, 4}), sb = h.stream<float>(f, {4});
+  bool threw = false;
+  try {
+    h.run("k", {Harness::arg(sa), Harness::arg(sb)});
+  } catch (const PlanError& e) {
+    threw = true;
+    CHECK(e.loc.line == 2);
+    CHECK(e.message.find("%d") != std::string::npos);
+  }
+  CHECK(threw);
 }
 
 #endif

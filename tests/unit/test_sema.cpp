@@ -138,8 +138,7 @@ TEST_CASE("sema: swizzles") {
   CHECK(type_of("float2 v;", "v.xxxx") == "float4");
   CHECK(type_of("int3 v;", "v.rgb") == "int3");
   CHECK(type_of("float4 v; float2 w;", "v.yx = w") == "float2");
-  CHECK(error_of("float2 v; v.xq;") ==
-        "invalid swizzle '.xq': 'q' is not a component of 'float2'");
+  CHECK(error_of("float2 v; v.xq;") == "invalid swizzle '.xq': 'q' is not a component of 'float2'");
   CHECK(error_of("float2 v; v.z;") == "invalid swizzle '.z': 'z' is not a component of 'float2'");
   CHECK(error_of("float4 v; v.xg;") == "invalid swizzle '.xg': it mixes xyzw and rgba");
   CHECK(error_of("float4 v; v.xx = float2(1, 2);") ==
@@ -212,8 +211,10 @@ TEST_CASE("sema: pointers and arrays on the host") {
 }
 
 TEST_CASE("sema: sizeof and struct layout") {
-  CHECK(error_of("struct S { char c; double d; }; int a[sizeof(struct S) == 16 ? 1 : -1];") == "OK");
-  CHECK(error_of("struct S { char c; float3 v; }; int a[sizeof(struct S) == 16 ? 1 : -1];") == "OK");
+  CHECK(error_of("struct S { char c; double d; }; int a[sizeof(struct S) == 16 ? 1 : -1];") ==
+        "OK");
+  CHECK(error_of("struct S { char c; float3 v; }; int a[sizeof(struct S) == 16 ? 1 : -1];") ==
+        "OK");
   CHECK(error_of("struct S { char a; short b; char c; }; int a[sizeof(struct S) == 6 ? 1 : -1];") ==
         "OK");
   CHECK(error_of("int a[sizeof(float4) == 16 ? 1 : -1];") == "OK");
@@ -288,7 +289,8 @@ TEST_CASE("sema: initialisers") {
 TEST_CASE("sema: statements") {
   CHECK(error_of("break;") == "'break' statement not in a loop or switch");
   CHECK(error_of("continue;") == "'continue' statement not in a loop");
-  CHECK(error_of("int x; switch (x) { case 1: break; case 1: break; }") == "duplicate case value '1'");
+  CHECK(error_of("int x; switch (x) { case 1: break; case 1: break; }") ==
+        "duplicate case value '1'");
   CHECK(error_of("int x; switch (x) { default: break; default: break; }") ==
         "multiple 'default' labels in one switch");
   CHECK(error_of("int f() { return; }") == "non-void function 'f' must return a value");
@@ -342,8 +344,9 @@ TEST_CASE("sema: builtins") {
 }
 
 TEST_CASE("sema: streams on the host") {
-  CHECK(error_of("float a<10>; float h[10]; streamRead(a, h); streamWrite(a, h); streamPrint(a);") ==
-        "OK");
+  CHECK(
+      error_of("float a<10>; float h[10]; streamRead(a, h); streamWrite(a, h); streamPrint(a);") ==
+      "OK");
   CHECK(type_of("float a<4, 4>;", "streamSize(a)") == "int4");
   CHECK(error_of("float a<10>; a[0];") ==
         "streams cannot be indexed on the host; use streamRead/streamWrite");
@@ -421,7 +424,8 @@ TEST_CASE("sema: gathers") {
 }
 
 TEST_CASE("sema: kernel launches from the host") {
-  const char* k = "kernel void k(float a<>, float c, float g[], out float o<>) { o = a + c + g[0]; }\n";
+  const char* k =
+      "kernel void k(float a<>, float c, float g[], out float o<>) { o = a + c + g[0]; }\n";
   CHECK(error_of(std::string(k) + "float a<4>, o<4>; float h[4]; k(a, 1, h, o);") == "OK");
   CHECK(error_of(std::string(k) + "float a<4>, o<4>; float h[4]; k(a, 1, a, o);") == "OK");
   CHECK(error_of(std::string(k) + "float a<4>, o<4>; k(a, 1, a);") ==
@@ -538,7 +542,20 @@ TEST_CASE("sema: REPL redefinition replaces") {
 TEST_CASE("sema: C corners") {
   CHECK(type_of("int a[4];", "2[a]") == "int");
   CHECK(error_of("int* p = 0; assert(p);") == "OK");
-  CHECK(error_of("struct S { struct S inner; };") == "member 'inner' has incomplete type 'struct S'");
+  {
+    // assert(0.5) must hold: the argument is tested against zero, not truncated.
+    Checked c("double d = 0.5; assert(d);");
+    REQUIRE(c.ok());
+    auto* call = c.program().items.back()->as<ast::ExprStmt>()->expr->as<ast::CallExpr>();
+    REQUIRE(call);
+    auto* to_int = call->args[0]->as<ast::CastExpr>();
+    REQUIRE(to_int);
+    auto* to_bool = to_int->operand->as<ast::CastExpr>();
+    REQUIRE(to_bool);
+    CHECK(to_bool->cast == ast::CastKind::ToBool);
+  }
+  CHECK(error_of("struct S { struct S inner; };") ==
+        "member 'inner' has incomplete type 'struct S'");
   CHECK(error_of("struct N { struct N* next; int v; }; struct N n; int v = n.next->v;") == "OK");
   CHECK(error_of("char big[2147483647][2147483647][4];") == "array is too large");
   CHECK(error_of("struct F; struct F* p; struct F { int x; }; int y = p->x;") == "OK");

@@ -1,0 +1,226 @@
+// brook embedding API: run Brook programs (kernels, reductions, host code)
+// from a C++ program. One header; value types; one exception type.
+//
+//   brook::Engine eng({.backend = brook::Backend::interp});
+//   eng.load_source("kernel void k(float x<>, out float y<>) { y = 2.0f * x; }");
+//   auto X = eng.stream<float>({4}), Y = eng.stream<float>({4});
+//   X.read(host_in);              // host → stream (sizes checked)
+//   eng.call("k", X, Y);          // arguments checked against the kernel
+//   Y.write(host_out);            // stream → host
+//
+// Every failure (a compile error, a runtime error, a wrong argument) throws
+// brook::Error whose what() is the full diagnostic text. An Engine is not
+// shared between threads without external locking; separate engines are
+// independent.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace brook {
+// The inline namespace keeps these symbols apart from brook's internal classes
+// of the same names (the library holds both); users just write brook::Engine.
+inline namespace api {
+
+// A compile error, runtime error or misuse of the API; what() holds the
+// diagnostics as `brook run` would print them (file:line:col: error: …).
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& diagnostics) : std::runtime_error(diagnostics) {}
+};
+
+enum class Backend { automatic, interp, jit, opencl };
+
+struct Options {
+  Backend backend = Backend::automatic;  // automatic: $BROOK_BACKEND, else the best built
+  int device = -1;                       // OpenCL device index; -1: $BROOK_OPENCL_DEVICE, else 0
+  int threads = 0;                       // JIT worker threads; 0: all cores
+  std::vector<std::string> include_dirs{};  // for #include "…"
+  std::vector<std::string> defines{};       // "NAME" or "NAME=VALUE"
+  // Where the program's output goes: f(1, text) for stdout, f(2, text) for
+  // warnings. Unset: the process's stdout and stderr.
+  std::function<void(int stream, std::string_view text)> output{};
+};
+
+namespace detail {
+
+class Session;
+struct StreamState;
+
+// Brook's name for a C++ scalar type; empty for other types (vectors and
+// structs take the kernel's declared type, checked by size).
+template <class T>
+constexpr std::string_view scalar_name() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, float>) return "float";
+  else if constexpr (std::is_same_v<U, double>) return "double";
+  else if constexpr (std::is_same_v<U, bool>) return "bool";
+  else if constexpr (std::is_same_v<U, char> || std::is_same_v<U, signed char>) return "char";
+  else if constexpr (std::is_same_v<U, unsigned char>) return "unsigned char";
+  else if constexpr (std::is_same_v<U, short>) return "short";
+  else if constexpr (std::is_same_v<U, unsigned short>) return "unsigned short";
+  else if constexpr (std::is_same_v<U, int>) return "int";
+  else if constexpr (std::is_same_v<U, unsigned int>) return "unsigned int";
+  else if constexpr (std::is_same_v<U, long> || std::is_same_v<U, long long>) return "long";
+  else if constexpr (std::is_same_v<U, unsigned long> || std::is_same_v<U, unsigned long long>) return "unsigned long";
+  else return "";
+}
+
+// One argument of call/invoke, type-erased: a stream, or the bytes of a value.
+struct Arg {
+  const StreamState* stream = nullptr;
+  const void* data = nullptr;
+  std::size_t size = 0;
+  std::string_view scalar;  // Brook scalar type name, or empty
+};
+
+}  // namespace detail
+
+// A handle to a stream owned by an Engine. Copies share the storage, which is
+// freed when the last handle goes (the Engine's state lives until then too).
+class AnyStream {
+ public:
+  AnyStream() = default;
+  // Extents, slowest first (as declared: `float s<R, C>` → {R, C}).
+  const std::vector<int64_t>& extents() const;
+  std::string_view element_type() const;  // "float4"
+  std::size_t element_size() const;
+  std::size_t size() const;  // number of elements
+  explicit operator bool() const { return state_ != nullptr; }
+
+ protected:
+  friend class Engine;
+  explicit AnyStream(std::shared_ptr<detail::StreamState> s) : state_(std::move(s)) {}
+  void read_bytes(const void* host, std::size_t bytes);  // host → stream
+  void write_bytes(void* host, std::size_t bytes) const;  // stream → host
+  std::shared_ptr<detail::StreamState> state_;
+};
+
+// A typed handle: T is a C++ type of the element's size (float for float,
+// a `struct F4 { float x, y, z, w; }` for float4).
+template <class T>
+class Stream : public AnyStream {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T>,
+                "stream elements must be plain standard-layout types");
+
+ public:
+  Stream() = default;
+  // streamRead: copies exactly size() elements from host memory into the stream.
+  void read(std::span<const T> host) { read_bytes(host.data(), host.size_bytes()); }
+  // streamWrite: copies the stream out; `host` must hold exactly size() elements.
+  void write(std::span<T> host) const { write_bytes(host.data(), host.size_bytes()); }
+  std::vector<T> to_vector() const {
+    std::vector<T> v(size());
+    write(v);
+    return v;
+  }
+
+ private:
+  friend class Engine;
+  explicit Stream(AnyStream s) : AnyStream(std::move(s)) {}
+};
+
+class Engine {
+ public:
+  explicit Engine(Options options = {});
+  ~Engine();
+  Engine(Engine&&) noexcept;
+  Engine& operator=(Engine&&) noexcept;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Compiles a file or text and runs its top-level statements (not `main`).
+  void load_file(const std::string& path);
+  void load_source(std::string_view source, std::string_view name = "<source>");
+  // One entry as in the REPL: declarations, statements or an expression.
+  // Returns the expression's value as the REPL shows it ("42"), else "".
+  std::string eval(std::string_view entry);
+
+  // A new zeroed stream; the element type is T's Brook scalar name, or given.
+  template <class T>
+  Stream<T> stream(std::initializer_list<int64_t> extents) {
+    static_assert(!detail::scalar_name<T>().empty(),
+                  "name the element type: stream<T>(\"float4\", {…}) for vector and struct elements");
+    return Stream<T>(make_stream(detail::scalar_name<T>(), sizeof(T), extents));
+  }
+  template <class T>
+  Stream<T> stream(std::string_view element_type, std::initializer_list<int64_t> extents) {
+    return Stream<T>(make_stream(element_type, sizeof(T), extents));
+  }
+
+  // Launches a kernel: streams for stream and gather parameters, plain
+  // values for constants (converted as in C when scalar).
+  template <class... Args>
+  void call(std::string_view kernel, const Args&... args) {
+    const detail::Arg erased[] = {arg(args)..., detail::Arg{}};
+    call_erased(kernel, std::span<const detail::Arg>(erased, sizeof...(Args)));
+  }
+  // Folds a stream with a reduce function into one value.
+  template <class T>
+  T reduce(std::string_view reducer, const AnyStream& input) {
+    T out{};
+    reduce_erased(reducer, input, &out, sizeof(T), detail::scalar_name<T>());
+    return out;
+  }
+  // Calls a host function of the program.
+  template <class R = void, class... Args>
+  R invoke(std::string_view function, const Args&... args) {
+    const detail::Arg erased[] = {arg(args)..., detail::Arg{}};
+    if constexpr (std::is_void_v<R>) {
+      invoke_erased(function, std::span<const detail::Arg>(erased, sizeof...(Args)), nullptr, 0, "");
+    } else {
+      R out{};
+      invoke_erased(function, std::span<const detail::Arg>(erased, sizeof...(Args)), &out, sizeof(R),
+                    detail::scalar_name<R>());
+      return out;
+    }
+  }
+
+  // Host globals of the program, by C layout (sizes checked).
+  template <class T>
+  T get(std::string_view global) const {
+    T out{};
+    global_erased(global, &out, sizeof(T), false);
+    return out;
+  }
+  template <class T>
+  void set(std::string_view global, const T& value) {
+    global_erased(global, const_cast<T*>(&value), sizeof(T), true);
+  }
+  // Whether the program declares `name` (a function, kernel or global).
+  bool has(std::string_view name) const;
+
+ private:
+  template <class T>
+  static detail::Arg arg(const T& v) {
+    if constexpr (std::is_base_of_v<AnyStream, T>) {
+      return detail::Arg{v.state_.get(), nullptr, 0, {}};
+    } else {
+      static_assert(std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T>,
+                    "arguments are streams or plain standard-layout values");
+      return detail::Arg{nullptr, &v, sizeof(T), detail::scalar_name<T>()};
+    }
+  }
+  AnyStream make_stream(std::string_view element_type, std::size_t element_size,
+                        std::initializer_list<int64_t> extents);
+  void call_erased(std::string_view kernel, std::span<const detail::Arg> args);
+  void reduce_erased(std::string_view reducer, const AnyStream& input, void* out, std::size_t size,
+                     std::string_view scalar);
+  void invoke_erased(std::string_view function, std::span<const detail::Arg> args, void* out,
+                     std::size_t size, std::string_view scalar);
+  void global_erased(std::string_view name, void* data, std::size_t size, bool write) const;
+
+  std::shared_ptr<detail::Session> session_;
+};
+
+}  // namespace api
+}  // namespace brook
