@@ -551,6 +551,19 @@ void Parser::parse_params(FuncDecl& fn) {
   }
 }
 
+namespace {
+// The base type as written, for suggestions in messages ("float4", "struct S").
+std::string base_type_text(const TypeSyntax& ts) {
+  switch (ts.base) {
+    case TypeSyntax::Base::Builtin: return ts.builtin ? ts.builtin->name() : "int";
+    case TypeSyntax::Base::Named: return ts.name;
+    case TypeSyntax::Base::Struct: return "struct " + ts.name;
+    case TypeSyntax::Base::Enum: return "enum " + ts.name;
+  }
+  return ts.name;
+}
+}  // namespace
+
 std::unique_ptr<ParamDecl> Parser::parse_param(FuncKind fkind, int index) {
   SourceLoc start = tok().loc;
   DeclSpec spec = parse_decl_specifiers(nullptr);
@@ -575,6 +588,14 @@ std::unique_ptr<ParamDecl> Parser::parse_param(FuncKind fkind, int index) {
       if (!accept(Tok::comma)) parse_binary(kShiftPrec);
     }
     advance();
+  }
+  // Report (without abandoning the declaration) an out/reduce parameter that is
+  // not written as a stream: sema cannot tell `out float y` from `out float y<>`.
+  if ((spec.is_out || spec.is_reduce) && !is_stream) {
+    const char* word = spec.is_out ? "out" : "reduce";
+    diags_.error(param->loc, std::string("'") + word + "' parameter '" + param->name +
+                                 "' must be a stream: declare it '" + word + " " +
+                                 base_type_text(ts) + " " + param->name + "<>'");
   }
   if (spec.is_reduce) param->pkind = ParamKind::Reduce;
   else if (spec.is_out) param->pkind = ParamKind::Out;

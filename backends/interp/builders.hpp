@@ -59,6 +59,8 @@ NodePtr make_compound_simple(ast::BinaryOp op, TypeKind k, NodePtr lvalue, NodeP
 NodePtr make_local(const Type* t, uint32_t offset);
 // A local with its own memory object: the frame slot holds (data*, id).
 NodePtr make_escaping_local(uint32_t slot_offset);
+// A global scalar or pointer variable; loads itself.
+NodePtr make_global_scalar(const Type* t, Memory& memory, uint32_t id);
 // A global or literal object.
 NodePtr make_object(Memory& memory, uint32_t id);
 // array[index] with the index checked against the array type.
@@ -88,6 +90,11 @@ NodePtr make_swizzle_place(NodePtr base, uint64_t comp_size, uint8_t first);
 // base.pattern = rhs for any pattern without repeats.
 NodePtr make_swizzle_assign(const Type* vec_type, NodePtr base, std::array<uint8_t, 4> comps,
                             uint8_t count, NodePtr rhs);
+// base.pattern op= rhs (any pattern without repeats): `op_tree` computes the
+// new components from two Slots, as in make_compound_assign.
+NodePtr make_swizzle_compound(const Type* vec_type, NodePtr base, std::array<uint8_t, 4> comps,
+                              uint8_t count, NodePtr rhs, Slot* lhs_slot, Slot* rhs_slot,
+                              NodePtr op_tree, bool rhs_is_vec);
 // The first component of a vector as a scalar.
 NodePtr make_vec_component(NodePtr vec, uint8_t comp);
 

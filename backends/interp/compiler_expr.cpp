@@ -96,7 +96,10 @@ NodePtr Compiler::name_place(const NameExpr& e) {
   if (auto* v = d ? d->as<VarDecl>() : nullptr) {
     if (v->is_global || v->is_static) {
       if (!current_ || !current_->locals.count(v)) {
-        NodePtr n = make_object(machine_.memory, global_object(v, e.loc));
+        uint32_t id = global_object(v, e.loc);
+        NodePtr n = (v->type->is_scalar() || v->type->is_pointer())
+                        ? make_global_scalar(v->type, machine_.memory, id)
+                        : make_object(machine_.memory, id);
         n->loc = e.loc;
         return n;
       }
@@ -320,7 +323,6 @@ NodePtr Compiler::assign(const AssignExpr& e) {
     if (t->is_vector()) return make_vec_assign(t, place(lhs), std::move(rhs));
     return make_copy_assign(t->size, place(lhs), std::move(rhs), frame_slot(t->size, 16));
   }
-  if (scattered) return make_fail(e.loc, "compound assignment to this swizzle is not supported");
   const Type* op_type = e.op_type ? e.op_type : t;
   const Type* rt = e.rhs->type;
   if (t == op_type && rt == op_type && t->is_scalar()) {
@@ -338,6 +340,10 @@ NodePtr Compiler::assign(const AssignExpr& e) {
     NodePtr l = convert(std::move(lslot_owned), t, op_type, e.loc);
     tree = binary_nodes(*e.op, op_type, std::move(l), rt, std::move(rslot_owned), op_type, e.loc);
     tree = convert(std::move(tree), op_type, t, e.loc);
+  }
+  if (scattered) {
+    return make_swizzle_compound(sw->base->type, place(*sw->base), sw->comps, sw->count,
+                                 value(*e.rhs), ls, rs, std::move(tree), rt->is_vector());
   }
   return make_compound_assign(t, place(lhs), value(*e.rhs), ls, rs, std::move(tree), rt->is_vector());
 }

@@ -126,6 +126,16 @@ NodePtr make_local(const Type* t, uint32_t offset) {
   return n;
 }
 
+NodePtr make_global_scalar(const Type* t, Memory& memory, uint32_t id) {
+  return with_scalar(scalar_kind(t), [&]<class T>(Tag<T>) -> NodePtr {
+    auto n = std::make_unique<GlobalScalar<T>>();
+    n->data = memory.data(id);
+    n->id = id;
+    n->self_loading = true;
+    return n;
+  });
+}
+
 NodePtr make_escaping_local(uint32_t slot_offset) {
   auto n = std::make_unique<EscapingLocal>();
   n->off = slot_offset;

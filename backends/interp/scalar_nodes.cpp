@@ -55,6 +55,16 @@ struct AssignLocal : Node {
     return v;
   }
 };
+template <class T>
+struct AssignGlobal : Node {
+  uint8_t* data;
+  NodePtr rhs;
+  Scalar eval(Machine& m) override {
+    Scalar v = rhs->eval(m);
+    store_scalar<T>(data, get<T>(v));
+    return v;
+  }
+};
 template <class T, bool Post>
 struct IncDecLocal : Node {
   uint32_t off;
@@ -530,6 +540,12 @@ NodePtr make_assign(const Type* t, NodePtr lvalue, NodePtr rhs) {
     if (int64_t off = local_offset<T>(lvalue.get()); off >= 0) {
       auto n = std::make_unique<AssignLocal<T>>();
       n->off = static_cast<uint32_t>(off);
+      n->rhs = std::move(rhs);
+      return n;
+    }
+    if (uint8_t* data = global_address<T>(lvalue.get())) {
+      auto n = std::make_unique<AssignGlobal<T>>();
+      n->data = data;
       n->rhs = std::move(rhs);
       return n;
     }

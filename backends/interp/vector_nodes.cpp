@@ -224,6 +224,27 @@ struct SwizzleAssign : Node {
   }
 };
 
+// base.pattern op= rhs for a pattern whose components are not contiguous.
+template <class T>
+struct SwizzleCompound : Node {
+  NodePtr base, rhs, op_tree;
+  Slot* lhs_slot;
+  Slot* rhs_slot;
+  std::array<uint8_t, 4> comps;
+  uint8_t count;
+  bool rhs_is_vec;
+  void eval_vec(Machine& m, Vec& out) override {
+    if (rhs_is_vec) rhs->eval_vec(m, rhs_slot->vec);
+    else rhs_slot->value = rhs->eval(m);
+    uint8_t* p = base->raw(m, true);
+    for (uint8_t i = 0; i < count; ++i) {
+      lhs_slot->vec.c[i] = put<T>(load_scalar<T>(p + comps[i] * sizeof(T)));
+    }
+    op_tree->eval_vec(m, out);  // makes no calls: p stays valid
+    for (uint8_t i = 0; i < count; ++i) store_scalar<T>(p + comps[i] * sizeof(T), get<T>(out.c[i]));
+  }
+};
+
 struct Component : Node {
   NodePtr vec;
   uint8_t comp;
@@ -368,6 +389,23 @@ NodePtr make_swizzle_assign(const Type* vec_type, NodePtr base, std::array<uint8
     x->rhs = std::move(rhs);
     x->comps = comps;
     x->count = count;
+    return x;
+  });
+}
+
+NodePtr make_swizzle_compound(const Type* vec_type, NodePtr base, std::array<uint8_t, 4> comps,
+                              uint8_t count, NodePtr rhs, Slot* lhs_slot, Slot* rhs_slot,
+                              NodePtr op_tree, bool rhs_is_vec) {
+  return with_scalar(vec_type->elem->kind, [&]<class T>(Tag<T>) -> NodePtr {
+    auto x = std::make_unique<SwizzleCompound<T>>();
+    x->base = std::move(base);
+    x->rhs = std::move(rhs);
+    x->op_tree = std::move(op_tree);
+    x->lhs_slot = lhs_slot;
+    x->rhs_slot = rhs_slot;
+    x->comps = comps;
+    x->count = count;
+    x->rhs_is_vec = rhs_is_vec;
     return x;
   });
 }

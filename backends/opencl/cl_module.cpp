@@ -100,12 +100,35 @@ std::string ClModule::declare(const Type* t, const std::string& name) {
   return type_name(base) + " " + name + dims;
 }
 
+// Whole elements of a buffer sit at multiples of their size, so 2- and
+// 4-component vectors can use typed (aligned) accesses, which vectorise;
+// 3-component vectors and vectors inside structs use vloadN/vstoreN.
+static bool aligned_vector(const Type* t) { return t->is_vector() && t->count != 3; }
+
+std::string ClModule::field_load_fn(const Type* t) {
+  if (!aligned_vector(t)) return load_fn(t);
+  std::string name = "brook_ldu_" + tag(t);
+  return helper(name, [&] {
+    return "static " + type_name(t) + " " + name + "(__global const uchar* p) {\n  return vload" +
+           std::to_string(t->count) + "(0, (__global const " + scalar_name(t->elem) + "*)p);\n}\n";
+  });
+}
+
+std::string ClModule::field_store_fn(const Type* t) {
+  if (!aligned_vector(t)) return store_fn(t);
+  std::string name = "brook_stu_" + tag(t);
+  return helper(name, [&] {
+    return "static void " + name + "(__global uchar* p, " + type_name(t) + " v) {\n  vstore" +
+           std::to_string(t->count) + "(v, 0, (__global " + scalar_name(t->elem) + "*)p);\n}\n";
+  });
+}
+
 std::string ClModule::load_fn(const Type* t) {
   std::string name = "brook_ld_" + tag(t);
   return helper(name, [&] {
     std::string T = type_name(t);
     std::string body;
-    if (t->is_scalar()) {
+    if (t->is_scalar() || aligned_vector(t)) {
       body = "  return *(__global const " + T + "*)p;\n";
     } else if (t->is_vector()) {
       body = "  return vload" + std::to_string(t->count) + "(0, (__global const " +
@@ -121,7 +144,7 @@ std::string ClModule::load_fn(const Type* t) {
           counts.push_back(e->count);
           e = e->elem;
         }
-        std::string ld = load_fn(e);
+        std::string ld = field_load_fn(e);
         uint64_t total = 1;
         for (uint32_t c : counts) total *= c;
         for (uint64_t k = 0; k < total; ++k) {
@@ -146,7 +169,7 @@ std::string ClModule::store_fn(const Type* t) {
   return helper(name, [&] {
     std::string T = type_name(t);
     std::string body;
-    if (t->is_scalar()) {
+    if (t->is_scalar() || aligned_vector(t)) {
       body = "  *(__global " + T + "*)p = v;\n";
     } else if (t->is_vector()) {
       body = "  vstore" + std::to_string(t->count) + "(v, 0, (__global " + scalar_name(t->elem) +
@@ -160,7 +183,7 @@ std::string ClModule::store_fn(const Type* t) {
           counts.push_back(e->count);
           e = e->elem;
         }
-        std::string st = store_fn(e);
+        std::string st = field_store_fn(e);
         uint64_t total = 1;
         for (uint32_t c : counts) total *= c;
         for (uint64_t k = 0; k < total; ++k) {

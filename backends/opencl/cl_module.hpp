@@ -38,6 +38,9 @@ class ClModule {
   //   T brook_ld_X(__global const uchar* p);  void brook_st_X(__global uchar* p, T v);
   std::string load_fn(const Type* t);
   std::string store_fn(const Type* t);
+  // The same for a value inside a struct, where vectors may be unaligned.
+  std::string field_load_fn(const Type* t);
+  std::string field_store_fn(const Type* t);
 
   // A helper function named `name`, defined by make() the first time.
   const std::string& helper(const std::string& name, const std::function<std::string()>& make);

@@ -265,10 +265,11 @@ def from_list(extents, values):
     return s
 
 
-def stream_read(s, host, elem_size, at=None):
-    """streamRead(s, host): checked copy of prod(extents) elements, row-major."""
+def stream_read(s, host, elem_size, at=None, host_elem_size=None):
+    """streamRead(s, host): checked copy of prod(extents) elements, row-major.
+    The check compares bytes: the stream's element size against the host object's."""
     need = count(s.ext) * elem_size
-    have = len(host) * elem_size
+    have = len(host) * (host_elem_size or elem_size)
     if have < need:
         raise BrookError("streamRead needs %d bytes but the host object has %d" % (need, have), at)
     for p, v in zip(positions(s.ext), host):
@@ -749,7 +750,7 @@ def _(out):
     s = Stream([3])
     stream_read(s, [vec(0, 0, 0, 0)] * 3, 16)
     out.printf("first read ok\n")
-    stream_read(s, fl([0] * 11), 4, at="streamRead(s, g)")
+    stream_read(s, fl([0] * 11), 16, at="streamRead(s, g)", host_elem_size=4)
 
 
 @test("s4_swap")

@@ -28,26 +28,6 @@ struct Cl {
 #ifdef BROOK_OPENCL_TEST_CACHE
     setenv("POCL_CACHE_DIR", BROOK_OPENCL_TEST_CACHE "/pocl", 0);
     setenv("XDG_CACHE_HOME", BROOK_OPENCL_TEST_CACHE, 0);
-
-TEST_CASE("opencl: driver diagnostics map back to the statement's .br location") {
-  opencl::ClModule m;
-  CHECK(m.mark_line({1, 7, 3}) == "#line 1 \"brook.br\"\n");
-  m.mark_line({1, 9, 5});
-  CHECK(m.statement_at(2).line == 9);
-  CHECK(m.statement_at(5).line == 9);  // a later line of the last statement
-  CHECK(!m.statement_at(0).valid());
-}
-
-TEST_CASE("opencl: a double kernel and a 3-D domain with a resampled input") {
-  Cl cl("kernel void k(double a<>, out double o<>) { o = a * 0.1 + (double)instance().z; }");
-  StreamView a = cl.stream("double", {2}, std::vector<double>{1.0, 2.0});
-  StreamView o = cl.stream<double>("double", {2, 3, 4});
-  cl.run("k", {Cl::arg(a), Cl::arg(o)});
-  std::vector<double> got = cl.read<double>(o);
-  for (int s = 0; s < 2; ++s)
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 4; ++c) CHECK(got[(s * 3 + r) * 4 + c] == (s ? 2.0 : 1.0) * 0.1 + double(s));
-}
 #endif
     FrontEnd::Unit u = fe.load_source("t.br", source);
     if (u.status != FrontEnd::Status::ok) FAIL(fe.diagnostics().format_all());
@@ -340,6 +320,25 @@ TEST_CASE("opencl: emit prints OpenCL C; devices are listed") {
   CHECK(list_opencl_devices().rfind("0: ", 0) == 0);
 }
 
+TEST_CASE("opencl: driver diagnostics map back to the statement's .br location") {
+  opencl::ClModule m;
+  CHECK(m.mark_line({1, 7, 3}) == "#line 1 \"brook.br\"\n");
+  m.mark_line({1, 9, 5});
+  CHECK(m.statement_at(2).line == 9);
+  CHECK(m.statement_at(5).line == 9);  // a later line of the last statement
+  CHECK(!m.statement_at(0).valid());
+}
+
+TEST_CASE("opencl: a double kernel and a 3-D domain with a resampled input") {
+  Cl cl("kernel void k(double a<>, out double o<>) { o = a * 0.1 + (double)instance().z; }");
+  StreamView a = cl.stream("double", {2}, std::vector<double>{1.0, 2.0});
+  StreamView o = cl.stream<double>("double", {2, 3, 4});
+  cl.run("k", {Cl::arg(a), Cl::arg(o)});
+  std::vector<double> got = cl.read<double>(o);
+  for (int s = 0; s < 2; ++s)
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 4; ++c) CHECK(got[(s * 3 + r) * 4 + c] == (s ? 2.0 : 1.0) * 0.1 + double(s));
+}
 TEST_CASE("opencl: driver diagnostics map back to the statement's .br location") {
   opencl::ClModule m;
   CHECK(m.mark_line({1, 7, 3}) == "#line 1 \"brook.br\"\n");

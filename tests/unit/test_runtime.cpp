@@ -212,3 +212,17 @@ TEST_CASE("runtime error: huge malloc and unterminated strings") {
   CHECK(run("int main() { char b[2]; b[0] = 'a'; b[1] = 'b'; return (int)strlen(b); }")
             .err.find("string is not NUL-terminated within its object") != std::string::npos);
 }
+
+TEST_CASE("runtime: compound assignment through scattered swizzles evaluates the place once") {
+  Result r = run("int main() { float4 v = float4(1, 2, 3, 4); v.zx += float2(10, 20); v.wy *= 2.0f;\n"
+                 "int4 a[2]; a[1] = int4(1, 2, 3, 4); int i = 0; a[++i].wx -= int2(1, 1);\n"
+                 "printf(\"%g %g %g %g %d %d %d\\n\", v.x, v.y, v.z, v.w, a[1].x, a[1].w, i); return 0; }");
+  CHECK(r.out == "21 4 13 8 0 3 1\n");
+}
+
+TEST_CASE("runtime: strings and char arrays") {
+  Result r = run("int main() { char s[] = \"Hello\"; char d[8]; strcpy(d, s); d[0] = 'J';\n"
+                 "int n = 0; for (char* c = s; *c; c++) n++;\n"
+                 "printf(\"%s %s %d %lu %d\\n\", s, d, n, sizeof(s), atoi(\"-12x\")); return 0; }");
+  CHECK(r.out == "Hello Jello 5 6 -12\n");
+}
