@@ -1,6 +1,7 @@
 #include "backends/scheduler.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
@@ -85,6 +86,39 @@ std::string map_text(const std::vector<DimMap>& map) {
 std::string param_name(const ast::FuncDecl* f, int i) {
   if (!f || i < 0 || static_cast<size_t>(i) >= f->params.size()) return "?";
   return f->params[static_cast<size_t>(i)]->name;
+}
+
+// A constant argument's value for plan dumps: scalars and vectors decoded,
+// anything else by size.
+std::string value_text(const ast::FuncDecl* f, int i, const std::vector<std::byte>& bytes) {
+  const Type* t = nullptr;
+  if (f && i >= 0 && static_cast<size_t>(i) < f->params.size()) t = f->params[static_cast<size_t>(i)]->type;
+  if (!t || !t->is_arithmetic() || bytes.size() < t->size) {
+    return "(" + std::to_string(bytes.size()) + " bytes)";
+  }
+  const Type* c = t->scalar_of();
+  std::string out = t->name() + " ";
+  if (t->is_vector()) out += "(";
+  for (uint32_t k = 0; k < t->width(); ++k) {
+    const std::byte* p = bytes.data() + k * c->size;
+    char buf[64];
+    auto get = [&](auto v) { std::memcpy(&v, p, sizeof v); return v; };
+    switch (c->kind) {
+      case TypeKind::Float: std::snprintf(buf, sizeof buf, "%g", get(0.0f)); break;
+      case TypeKind::Double: std::snprintf(buf, sizeof buf, "%g", get(0.0)); break;
+      case TypeKind::Bool: case TypeKind::UChar: std::snprintf(buf, sizeof buf, "%u", static_cast<unsigned>(get(uint8_t{}))); break;
+      case TypeKind::Char: std::snprintf(buf, sizeof buf, "%d", static_cast<int>(get(int8_t{}))); break;
+      case TypeKind::Short: std::snprintf(buf, sizeof buf, "%d", static_cast<int>(get(int16_t{}))); break;
+      case TypeKind::UShort: std::snprintf(buf, sizeof buf, "%u", static_cast<unsigned>(get(uint16_t{}))); break;
+      case TypeKind::Int: std::snprintf(buf, sizeof buf, "%d", get(int32_t{})); break;
+      case TypeKind::UInt: std::snprintf(buf, sizeof buf, "%u", get(uint32_t{})); break;
+      case TypeKind::Long: std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(get(int64_t{}))); break;
+      default: std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(get(uint64_t{}))); break;
+    }
+    out += (k ? ", " : "") + std::string(buf);
+  }
+  if (t->is_vector()) out += ")";
+  return out;
 }
 
 std::string loc_text(SourceLoc loc) {
@@ -360,7 +394,7 @@ std::string describe(const MapPlan& plan) {
         }
         break;
       case ArgRole::Constant:
-        out << " (" << a.value.size() << " bytes)";
+        out << " " << value_text(plan.kernel, a.param, a.value);
         break;
     }
     out << "\n";

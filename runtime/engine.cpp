@@ -56,13 +56,24 @@ struct Engine::Impl {
     return make_backend("interp", bo);
   }
 
+  // A plan's text names its kernel on the first line ("plan map NAME @…") or,
+  // for gather/scatter operators, on its "op NAME" line.
+  static bool plan_matches(std::string_view text, const std::string& name) {
+    if (name.empty()) return true;
+    std::string_view first = text.substr(0, text.find('\n'));
+    return first.find(" " + name + " @") != std::string_view::npos ||
+           text.find("  op " + name + "\n") != std::string_view::npos;
+  }
+
   // --dump-plans: each plan on stderr as it is made. emit_plans: plans on
   // stdout, the program's own stdout suppressed.
   void setup_plan_output() {
     if (options.emit_plans) {
       plan_only = std::make_unique<PlanOnlySink>(*machine.out);
       machine.out = plan_only.get();
-      streams.set_plan_output([this](std::string_view text) { plan_only->plan(text); });
+      streams.set_plan_output([this](std::string_view text) {
+        if (plan_matches(text, options.plan_filter)) plan_only->plan(text);
+      });
     } else if (options.dump_plans) {
       streams.set_plan_output([this](std::string_view text) { machine.out->write(2, text); });
     }

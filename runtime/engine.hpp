@@ -22,6 +22,8 @@ struct EngineOptions {
   // `brook emit plan`: run the program printing each launch plan on stdout
   // (the program's own stdout is suppressed; stderr is kept).
   bool emit_plans = false;
+  // With emit_plans: only plans of this kernel or reduction (empty: all).
+  std::string plan_filter;
   bool profile = false;
   bool use_disk_cache = true;
   bool color = false;  // colour diagnostics

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # golden.sh MODE BROOK PROG.br
+#   MODE emit-plan:    `brook emit plan NAME.br` must print exactly NAME.plan.
 #   MODE check:        `brook check NAME.br` must print exactly NAME.err on stderr, exit 1.
 #   MODE run-BACKEND:  `brook run --backend BACKEND NAME.br` must print exactly NAME.out on
 #                      stdout; stderr must equal NAME.err when it exists (else be empty);
@@ -11,7 +12,11 @@ dir=$(dirname "$prog"); base=$(basename "$prog" .br)
 cd "$dir" || exit 2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
-if [ "$mode" = check ]; then
+if [ "$mode" = emit-plan ]; then
+  timeout 20 "$brook" emit plan "$base.br" >"$tmp/out" 2>"$tmp/err"; status=$?
+  if [ $status -ne 0 ]; then echo "expected exit status 0, got $status"; cat "$tmp/err"; fail=1; fi
+  diff -u "$base.plan" "$tmp/out" || fail=1
+elif [ "$mode" = check ]; then
   timeout 20 "$brook" check "$base.br" >"$tmp/out" 2>"$tmp/err"; status=$?
   if [ $status -ne 1 ]; then echo "expected exit status 1, got $status"; fail=1; fi
   if ! diff -u "$base.err" "$tmp/err"; then fail=1; fi
