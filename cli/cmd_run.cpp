@@ -16,7 +16,9 @@ int cmd_run(CommandLine& cl) {
     std::cerr << "brook: cannot open '" << cl.program << "'\n";
     return 2;
   }
-  Engine engine(cl.engine);
+  std::unique_ptr<Engine> made = make_engine(cl.engine);
+  if (!made) return 2;
+  Engine& engine = *made;
   if (!engine.compile_file(cl.program)) return 1;
   std::vector<std::string> argv;
   argv.push_back(cl.program);

@@ -27,6 +27,15 @@ bool require_program(const CommandLine& cl) {
 
 }  // namespace
 
+std::unique_ptr<Engine> make_engine(const EngineOptions& options) {
+  try {
+    return std::make_unique<Engine>(options);
+  } catch (const std::exception& e) {
+    std::cerr << "brook: " << e.what() << "\n";
+    return nullptr;
+  }
+}
+
 int dispatch(CommandLine& cl) {
   if (cl.command == "run") return cmd_run(cl);
   if (cl.command == "check") return cmd_check(cl);

@@ -1,7 +1,10 @@
 // The subcommands of `brook`. Each returns the process exit status.
 #pragma once
 
+#include <memory>
 #include <string>
+
+#include "runtime/engine.hpp"
 
 #include "cli/options.hpp"
 
@@ -15,6 +18,10 @@ int cmd_emit_backend(CommandLine& cl);  // emit plan|llvm|opencl
 int cmd_repl(CommandLine& cl);
 int cmd_devices(CommandLine& cl);
 int cmd_bench(CommandLine& cl);
+
+// An Engine with the requested backend, or null after printing why it cannot
+// be had (a backend not built, no OpenCL platform): the caller exits with 2.
+std::unique_ptr<Engine> make_engine(const EngineOptions& options);
 
 // "LLVM 19.1.7 (JIT backend)\nOpenCL: …\n" for --version.
 std::string backend_versions();

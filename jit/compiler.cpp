@@ -116,7 +116,7 @@ JitCompiler::JitCompiler(bool use_disk_cache) : impl_(std::make_unique<Impl>()) 
     llvm::InitializeNativeTargetAsmPrinter();
   });
   auto jtmb = check(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
-  jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
   impl_->tm = check(jtmb.createTargetMachine(), "creating the target machine");
   impl_->jit = check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "creating LLJIT");
   std::string err;

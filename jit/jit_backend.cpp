@@ -495,32 +495,43 @@ bool combine(const Type* t, std::byte* a, const std::byte* b, int op) {
   }
 }
 
-// The index element as (column, row, ...) integers; floats round (int)(f + 0.5f).
-std::array<int64_t, 4> index_of(const Type* t, const std::byte* p) {
-  std::array<int64_t, 4> r{};
+// Component j of an index element as an integer; floats round (int)(f + 0.5f)
+// after clamping to +-1e18, NaN is -1 (out of range), as the reference does.
+int64_t index_component(const Type* t, const std::byte* p, uint32_t j) {
   const Type* s = t->scalar_of();
-  for (uint32_t i = 0; i < t->width() && i < 4; ++i) {
-    const std::byte* c = p + i * s->size;
-    switch (s->kind) {
-      case TypeKind::Float: { float f; std::memcpy(&f, c, 4); r[i] = static_cast<int64_t>(static_cast<int32_t>(std::max(-2e9f, std::min(2e9f, f + 0.5f)))); break; }
-      case TypeKind::Double: { double f; std::memcpy(&f, c, 8); r[i] = static_cast<int64_t>(static_cast<int32_t>(std::max(-2e9, std::min(2e9, f + 0.5)))); break; }
-      case TypeKind::Int: { int32_t v; std::memcpy(&v, c, 4); r[i] = v; break; }
-      case TypeKind::UInt: { uint32_t v; std::memcpy(&v, c, 4); r[i] = v; break; }
-      case TypeKind::Long: case TypeKind::ULong: { int64_t v; std::memcpy(&v, c, 8); r[i] = v; break; }
-      case TypeKind::Short: { int16_t v; std::memcpy(&v, c, 2); r[i] = v; break; }
-      case TypeKind::UShort: { uint16_t v; std::memcpy(&v, c, 2); r[i] = v; break; }
-      case TypeKind::Char: r[i] = static_cast<int8_t>(*c); break;
-      case TypeKind::UChar: r[i] = static_cast<uint8_t>(*c); break;
-      default: break;
+  const std::byte* c = p + j * s->size;
+  switch (s->kind) {
+    case TypeKind::Float: {
+      float f;
+      std::memcpy(&f, c, 4);
+      if (f != f) return -1;
+      return static_cast<int64_t>(std::max(-1.0e18f, std::min(1.0e18f, f + 0.5f)));
     }
+    case TypeKind::Double: {
+      double f;
+      std::memcpy(&f, c, 8);
+      if (f != f) return -1;
+      return static_cast<int64_t>(std::max(-1.0e18, std::min(1.0e18, f + 0.5)));
+    }
+    case TypeKind::Int: { int32_t v; std::memcpy(&v, c, 4); return v; }
+    case TypeKind::UInt: { uint32_t v; std::memcpy(&v, c, 4); return v; }
+    case TypeKind::Long: { int64_t v; std::memcpy(&v, c, 8); return v; }
+    case TypeKind::ULong: { uint64_t v; std::memcpy(&v, c, 8); return static_cast<int64_t>(v); }
+    case TypeKind::Short: { int16_t v; std::memcpy(&v, c, 2); return v; }
+    case TypeKind::UShort: { uint16_t v; std::memcpy(&v, c, 2); return v; }
+    case TypeKind::Char: return static_cast<int8_t>(*c);
+    case TypeKind::UChar: return static_cast<uint8_t>(*c);
+    case TypeKind::Bool: return static_cast<uint8_t>(*c) != 0;
+    default: return 0;
   }
-  return r;
 }
 
-std::string point_text(const std::array<int64_t, 4>& p, size_t n) {
-  std::string s = n > 1 ? "(" : "";
-  for (size_t i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(p[i]);
-  return s + (n > 1 ? ")" : "");
+// (x, y, ...): the last dimension first, like the reference backend.
+std::string position_text(const std::vector<int64_t>& pos) {
+  if (pos.size() == 1) return std::to_string(pos[0]);
+  std::string s = "(";
+  for (size_t j = 0; j < pos.size(); ++j) s += (j ? ", " : "") + std::to_string(pos[pos.size() - 1 - j]);
+  return s + ")";
 }
 
 }  // namespace
@@ -537,24 +548,32 @@ void JitBackend::run_gather_scatter(const GatherScatterPlan& plan) {
   for_each_row(plan.index, [&](int64_t s, int64_t len) { for (int64_t k = 0; k < len; ++k) ii.push_back(s + k); });
   for_each_row(plan.values, [&](int64_t s, int64_t len) { for (int64_t k = 0; k < len; ++k) vi.push_back(s + k); });
   const Type* it = plan.index.elem;
-  const size_t ar = arr.extents.size();
+  // Validate every index first: a bad one writes nothing. Positions are in
+  // canonical coordinates of the array and of the index stream.
+  const Extents array_c = canonical_extents(arr.extents);
+  const Extents values_c = canonical_extents(plan.values.extents);
+  const size_t lead = arr.extents.size() - array_c.size();
   std::vector<int64_t> target(ii.size());
-  // Validate every index first: a bad one writes nothing.
-  for (size_t k = 0; k < ii.size(); ++k) {
-    auto p = index_of(it, ibase + static_cast<size_t>(ii[k]) * it->size);
+  std::vector<int64_t> k(values_c.size(), 0);
+  for (size_t e = 0; e < ii.size(); ++e) {
+    const std::byte* ip = ibase + static_cast<size_t>(ii[e]) * it->size;
+    std::vector<int64_t> pos(array_c.size(), 0);
+    uint32_t n = std::min<uint32_t>(it->width(), static_cast<uint32_t>(array_c.size()));
+    for (uint32_t j = 0; j < n; ++j) pos[array_c.size() - 1 - j] = index_component(it, ip, j);
     int64_t index = 0;
-    bool ok = true;
-    for (size_t j = 0; j < ar; ++j) {
-      size_t d = ar - 1 - j;  // component j addresses dimension ar-1-j
-      int64_t x = j < 4 && j < it->width() ? p[j] : 0;
-      if (x < 0 || x >= arr.extents[d]) ok = false;
-      index += (arr.offset[d] + x) * a_strides[d];
+    for (size_t d = 0; d < array_c.size(); ++d) {
+      if (pos[d] < 0 || pos[d] >= array_c[d]) {
+        throw PlanError{plan.loc, "index " + position_text(pos) + " of element " + position_text(k) +
+                                      " is outside the array " + shape_text(array_c)};
+      }
+      index += (arr.offset[lead + d] + pos[d]) * a_strides[lead + d];
     }
-    if (!ok) {
-      throw PlanError{plan.loc, "index " + point_text(p, std::min<size_t>(it->width(), 4)) + " of element " +
-                                    std::to_string(k) + " is outside the array " + shape_text(arr.extents)};
+    for (size_t d = 0; d < lead; ++d) index += arr.offset[d] * a_strides[d];
+    target[e] = index;
+    for (size_t d = k.size(); d-- > 0;) {
+      if (++k[d] < values_c[d]) break;
+      k[d] = 0;
     }
-    target[k] = index;
   }
   FoldFn fold = nullptr;
   int reduce_param = -1;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "backends/backends.hpp"
@@ -32,8 +33,8 @@ struct Engine::Impl {
     setup_plan_output();
   }
 
-  // --backend, else $BROOK_BACKEND, else the best built; interp when the
-  // name is not built here.
+  // --backend, else $BROOK_BACKEND, else the best built. A backend that is
+  // not built, or cannot start (no OpenCL platform), throws std::runtime_error.
   std::unique_ptr<Backend> choose_backend() {
     std::string name = options.backend;
     if (name.empty()) {
@@ -53,7 +54,10 @@ struct Engine::Impl {
     bo.use_disk_cache = options.use_disk_cache;
     bo.profile = options.profile;
     if (auto b = make_backend(name, bo)) return b;
-    return make_backend("interp", bo);
+    std::string built;
+    for (const std::string& b : built_backends()) built += (built.empty() ? "" : ", ") + b;
+    throw std::runtime_error("backend '" + name + "' is not built into this brook (built: " +
+                             built + ")");
   }
 
   // A plan's text names its kernel on the first line ("plan map NAME @…") or,

@@ -93,11 +93,23 @@ struct LibCall : Node {
     if (m.out) m.out->write(stream, text);
   }
 
-  int stream_of(Machine& m, uint64_t p) {
-    if (p == m.stdout_ptr) return 1;
-    if (p == m.stderr_ptr) return 2;
+  // A file opened by fopen; stdout/stderr are not readable this way.
+  std::FILE* file_of(Machine& m, uint64_t p) {
     if (p == 0) throw RuntimeError{loc, "null pointer dereference"};
-    throw RuntimeError{loc, "fprintf() writes to stdout or stderr only"};
+    if (p == m.stdout_ptr || p == m.stderr_ptr) {
+      throw RuntimeError{loc, "cannot read from stdout or stderr"};
+    }
+    std::FILE* f = lib->file(p);
+    if (!f) throw RuntimeError{loc, "not a file opened by fopen, or already closed"};
+    return f;
+  }
+
+  // fprintf, fputs, fputc, fwrite: stdout and stderr go through the output
+  // layer (so the REPL and embedders see them), files straight to the file.
+  void write_to(Machine& m, uint64_t p, std::string_view text) {
+    if (p == m.stdout_ptr) return write(m, 1, text);
+    if (p == m.stderr_ptr) return write(m, 2, text);
+    std::fwrite(text.data(), 1, text.size(), file_of(m, p));
   }
 
   Scalar eval(Machine& m) override {
@@ -112,7 +124,7 @@ struct LibCall : Node {
         uint64_t s = arg(m, 0).u;
         uint64_t f = arg(m, 1).u;
         std::string text = format(m, f, 2, 3);
-        write(m, stream_of(m, s), text);
+        write_to(m, s, text);
         return interp::put<int32_t>(static_cast<int32_t>(text.size()));
       }
       case Builtin::sprintf: {
@@ -225,6 +237,51 @@ struct LibCall : Node {
         if (arg(m, 0).i == 0) throw RuntimeError{loc, "assertion failed: " + assert_text};
         return interp::put<int32_t>(0);
       case Builtin::clock: return interp::put<int64_t>(static_cast<int64_t>(std::clock()));
+      case Builtin::fopen: {
+        std::string path = m.memory.read_string(arg(m, 0).u, loc);
+        std::string mode = m.memory.read_string(arg(m, 1).u, loc);
+        return interp::from_u64(lib->open_file(m, path, mode));
+      }
+      case Builtin::fclose: {
+        uint64_t p = arg(m, 0).u;
+        file_of(m, p);
+        return interp::put<int32_t>(lib->close_file(p) ? 0 : -1);
+      }
+      case Builtin::fputc: {
+        char ch = static_cast<char>(arg(m, 0).i);
+        write_to(m, arg(m, 1).u, std::string_view(&ch, 1));
+        return interp::put<int32_t>(static_cast<uint8_t>(ch));
+      }
+      case Builtin::fputs: {
+        std::string text = m.memory.read_string(arg(m, 0).u, loc);
+        write_to(m, arg(m, 1).u, text);
+        return interp::put<int32_t>(1);
+      }
+      case Builtin::fwrite: {
+        uint64_t data = arg(m, 0).u, size = arg(m, 1).u, count = arg(m, 2).u;
+        if (size != 0 && count > interp::kMaxObjectSize / size) {
+          throw RuntimeError{loc, "fwrite of more bytes than any object holds"};
+        }
+        uint64_t n = size * count;
+        if (n == 0) return interp::put<uint64_t>(0);
+        const uint8_t* src = m.memory.at(data, n, loc);
+        write_to(m, arg(m, 3).u, std::string_view(reinterpret_cast<const char*>(src), n));
+        return interp::put<uint64_t>(count);
+      }
+      case Builtin::fgetc: {
+        return interp::put<int32_t>(std::fgetc(file_of(m, arg(m, 0).u)));
+      }
+      case Builtin::fread: {
+        uint64_t data = arg(m, 0).u, size = arg(m, 1).u, count = arg(m, 2).u;
+        std::FILE* f = file_of(m, arg(m, 3).u);
+        if (size != 0 && count > interp::kMaxObjectSize / size) {
+          throw RuntimeError{loc, "fread of more bytes than any object holds"};
+        }
+        uint64_t n = size * count;
+        if (n == 0) return interp::put<uint64_t>(0);
+        uint8_t* dst = m.memory.at(data, n, loc, true);
+        return interp::put<uint64_t>(std::fread(dst, size, count, f));
+      }
       default: break;
     }
     return stream_op(m).scalar;
@@ -331,6 +388,33 @@ StreamArg evaluate_stream_arg(Machine& m, Node& n, const ast::Expr& e) {
     a.scalar = n.eval(m);
   }
   return a;
+}
+
+std::FILE* HostLibrary::file(uint64_t pointer) const {
+  auto it = files_.find(pointer);
+  return it == files_.end() ? nullptr : it->second.get();
+}
+
+uint64_t HostLibrary::open_file(interp::Machine& m, const std::string& path,
+                                const std::string& mode) {
+  static const char* const kModes[] = {"r", "w", "a", "rb", "wb", "ab", "r+", "w+", "a+",
+                                       "rb+", "wb+", "ab+", "r+b", "w+b", "a+b"};
+  bool known = false;
+  for (const char* k : kModes) known |= mode == k;
+  if (!known) return 0;  // as fopen does with EINVAL
+  std::FILE* f = std::fopen(path.c_str(), mode.c_str());
+  if (!f) return 0;
+  uint64_t p = interp::make_pointer(m.memory.allocate(0, interp::ObjectKind::file), 0);
+  files_[p].reset(f);
+  return p;
+}
+
+bool HostLibrary::close_file(uint64_t pointer) {
+  auto it = files_.find(pointer);
+  if (it == files_.end()) return false;
+  std::FILE* f = it->second.release();
+  files_.erase(it);
+  return std::fclose(f) == 0;
 }
 
 NodePtr HostLibrary::builtin_call(const ast::CallExpr& e, interp::Compiler& c) {

@@ -3,6 +3,11 @@
 // StreamHost: the HostHooks the interpreter core consults for host calls.
 #pragma once
 
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+
 #include "backends/interp/compiler.hpp"
 #include "backends/interp/hooks.hpp"
 #include "runtime/stream_host.hpp"
@@ -17,6 +22,12 @@ class HostLibrary : public interp::HostHooks {
   StreamHost& streams() { return *streams_; }
   stdlib::GlibcRand& rand() { return rand_; }
 
+  // [ext] Files opened by fopen, keyed by the pointer value fopen returned
+  // (a `file` object no access can dereference). nullptr once closed.
+  std::FILE* file(uint64_t pointer) const;
+  uint64_t open_file(interp::Machine& m, const std::string& path, const std::string& mode);
+  bool close_file(uint64_t pointer);
+
   interp::NodePtr builtin_call(const ast::CallExpr& e, interp::Compiler& c) override;
   interp::NodePtr launch(const ast::CallExpr& e, interp::Compiler& c) override;
   interp::NodePtr domain(const ast::DomainExpr& e, interp::Compiler& c) override;
@@ -27,6 +38,10 @@ class HostLibrary : public interp::HostHooks {
  private:
   StreamHost* streams_;
   stdlib::GlibcRand rand_;
+  struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::map<uint64_t, std::unique_ptr<std::FILE, FileCloser>> files_;
 };
 
 // Evaluates an argument of a stream operation by its type.

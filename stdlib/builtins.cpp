@@ -121,6 +121,15 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::abort, "abort", "void abort(void)"),
     proto(B::assert_, "assert", "void assert_(int condition)"),
     proto(B::clock, "clock", "long clock(void)"),
+    proto(B::fopen, "fopen", "void* fopen(char* path, char* mode)"),
+    proto(B::fclose, "fclose", "int fclose(void* stream)"),
+    proto(B::fputc, "fputc", "int fputc(int c, void* stream)"),
+    proto(B::fputs, "fputs", "int fputs(char* s, void* stream)"),
+    proto(B::fwrite, "fwrite",
+          "unsigned long fwrite(void* data, unsigned long size, unsigned long count, void* stream)"),
+    proto(B::fgetc, "fgetc", "int fgetc(void* stream)"),
+    proto(B::fread, "fread",
+          "unsigned long fread(void* data, unsigned long size, unsigned long count, void* stream)"),
 }};
 
 constexpr bool table_in_enum_order() {

@@ -28,6 +28,8 @@ enum class Builtin : uint16_t {
   // Host C library.
   printf, fprintf, puts, putchar, sprintf, snprintf, malloc, calloc, realloc, free, memset,
   memcpy, memcmp, strlen, strcmp, strcpy, atoi, atof, rand, srand, exit, abort, assert_, clock,
+  // [ext] Files, so programs can write images and read data: fopen returns NULL on failure.
+  fopen, fclose, fputc, fputs, fwrite, fgetc, fread,
   count_  // number of entries
 };
 

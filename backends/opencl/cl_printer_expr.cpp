@@ -192,6 +192,7 @@ std::string ClPrinter::gather_index_helper(const Type* t) {
   std::string S = scalar_name(t);
   return m_.helper("brook_gi_" + S, [&] {
     std::string head = "static brook_i brook_gi_" + S + "(" + S + " f, brook_i n) { ";
+    if (t->kind == TypeKind::Int) return head + "return clamp((brook_i)f, (brook_i)0, n - 1); }\n";
     if (!t->is_floating()) {
       return head + "long i = (long)f; return (brook_i)(i < 0 ? 0 : (i >= n ? n - 1 : i)); }\n";
     }
@@ -217,10 +218,12 @@ std::string ClPrinter::gather(const GatherExpr& e) {
     std::string gi = gather_index_helper(v->elem);
     m_.helper(name, [&] {
       std::string b = "static brook_i " + name + "(" + V + " v, brook_i4 e, brook_i4 s) {\n  return ";
+      // The last dimension is contiguous (stride 1): written so the
+      // vectoriser sees neighbouring invocations read neighbouring elements.
       if (rank == 1) {
-        b += gi + "(v.x, e.s0) * s.s0";
+        b += gi + "(v.x, e.s0)";
       } else {
-        b += gi + "(v.y, e.s0) * s.s0 + " + gi + "(v.x, e.s1) * s.s1";
+        b += gi + "(v.y, e.s0) * s.s0 + " + gi + "(v.x, e.s1)";
       }
       return b + ";\n}\n";
     });
@@ -232,8 +235,8 @@ std::string ClPrinter::gather(const GatherExpr& e) {
     const Type* t = e.indices[k]->type;
     std::string gi = gather_index_helper(t);
     std::string c = ".s" + std::to_string(k);
-    off += (k ? " + " : "") + gi + "(" + expr(*e.indices[k]) + ", brook_ge_" + g + c +
-           ") * brook_gs_" + g + c;
+    off += (k ? " + " : "") + gi + "(" + expr(*e.indices[k]) + ", brook_ge_" + g + c + ")";
+    if (k + 1 != static_cast<size_t>(rank)) off += " * brook_gs_" + g + c;
   }
   return m_.load_fn(e.type) + "(" + g + " + (" + off + ") * " + std::to_string(e.type->size) + ")";
 }
