@@ -257,6 +257,143 @@ void bench_invert() {
   report({"invert_grey", jit, base, 8.0 * w * h, "GB/s", out == want, 0.8});
 }
 
+
+void bench_winograd() {
+  Session s(dir + "/workloads/winograd.br");
+  const int size = 64, padded = size + 2, tiles = size / 2, groups = 4, channels = 16;
+  // Input [group][y][x][4] zero-padded; weights w[o][c][ky][kx]; U = G w G^T.
+  std::vector<float> image(static_cast<size_t>(groups) * padded * padded * 4, 0.0f);
+  for (int g = 0; g < groups; ++g)
+    for (int y = 1; y <= size; ++y)
+      for (int x = 1; x <= size; ++x)
+        for (int c = 0; c < 4; ++c)
+          image[((static_cast<size_t>(g) * padded + y) * padded + x) * 4 + c] =
+              static_cast<float>(static_cast<int>((g * 4 + c) * 131 + y * 17 + x * 29) % 201 - 100) / 100.0f;
+  std::vector<float> w(static_cast<size_t>(channels) * channels * 9);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(static_cast<int>(i * 37 % 201) - 100) / 100.0f;
+  const float gm[4][3] = {{1, 0, 0}, {0.5f, 0.5f, 0.5f}, {0.5f, -0.5f, 0.5f}, {0, 0, 1}};
+  std::vector<float> filter(static_cast<size_t>(channels) * groups * 16 * 4);
+  for (int o = 0; o < channels; ++o)
+    for (int c = 0; c < channels; ++c) {
+      const float* k = &w[(static_cast<size_t>(o) * channels + c) * 9];
+      float gw[4][3];
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 3; ++j) gw[i][j] = gm[i][0] * k[j] + gm[i][1] * k[3 + j] + gm[i][2] * k[6 + j];
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          filter[((static_cast<size_t>(o) * groups + c / 4) * 16 + i * 4 + j) * 4 + c % 4] =
+              gw[i][0] * gm[j][0] + gw[i][1] * gm[j][1] + gw[i][2] * gm[j][2];
+    }
+  std::vector<float> bias(channels);
+  for (int o = 0; o < channels; ++o) bias[o] = 0.01f * static_cast<float>(o);
+  auto f4 = s.type("float4");
+  auto si = s.stream(f4, {groups * padded, padded}, image.data());
+  auto sf = s.stream(f4, {channels, groups * 16}, filter.data());
+  auto sb = s.stream(f4, {groups}, bias.data());
+  const Extents oe{groups * tiles, tiles};
+  StreamView so[4] = {s.stream(f4, oe), s.stream(f4, oe), s.stream(f4, oe), s.stream(f4, oe)};
+  std::vector<CallArg> args{Session::arg(si), Session::arg(sf), Session::arg(sb), Session::arg(so[0]),
+                            Session::arg(so[1]), Session::arg(so[2]), Session::arg(so[3])};
+  MapPlan plan = Scheduler::plan_map(*s.func("winograd_tile"), args, {});
+  double jit = median_ms([&] { s.be->run_map(plan); });
+  const size_t corner = static_cast<size_t>(groups) * tiles * tiles * 4;
+  std::vector<float> want(4 * corner), got(4 * corner);
+  double base = median_ms([&] {
+    bench::winograd(g_threads, image.data(), filter.data(), bias.data(), want.data(), want.data() + corner,
+                    want.data() + 2 * corner, want.data() + 3 * corner, size);
+  });
+  for (int k = 0; k < 4; ++k) s.read(so[k], got.data() + k * corner);
+  // The baseline against a direct convolution too, so both are known right.
+  bool direct_ok = true;
+  for (int y = 0; y < size && direct_ok; y += 7)
+    for (int x = 0; x < size; x += 5)
+      for (int o = 0; o < channels; ++o) {
+        float sum = bias[o];
+        for (int c = 0; c < channels; ++c)
+          for (int ky = 0; ky < 3; ++ky)
+            for (int kx = 0; kx < 3; ++kx)
+              sum += image[((static_cast<size_t>(c / 4) * padded + y + ky) * padded + x + kx) * 4 + c % 4] *
+                     w[((static_cast<size_t>(o) * channels + c) * 3 + ky) * 3 + kx];
+        const int which = (y % 2) * 2 + x % 2;
+        const size_t at = which * corner + ((static_cast<size_t>(o / 4) * tiles + y / 2) * tiles + x / 2) * 4 + o % 4;
+        if (std::fabs(want[at] - sum) > 1e-3f) direct_ok = false;
+      }
+  // Flops of the direct convolution it replaces (2 per multiply-add).
+  report({"winograd", jit, base, 2.0 * size * size * channels * channels * 9, "GFLOP/s",
+          direct_ok && close_enough(got.data(), want.data(), got.size(), 1e-4f), 0.5});
+}
+
+void bench_sgm_path() {
+  Session s(dir + "/workloads/sgm_path.br");
+  const int w = 640, h = 480, nd = 64, p1 = 10, p2 = 120;
+  // A random texture seen by the right camera; the left one sees it shifted
+  // by 4 pixels, 11 inside a square.
+  std::vector<float> right(static_cast<size_t>(w) * h), left(right.size());
+  uint32_t seed = 1;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u, static_cast<float>(seed >> 24); };
+  for (float& v : right) v = next();
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      int d = (x >= 200 && x < 440 && y >= 120 && y < 360) ? 11 : 4;
+      left[static_cast<size_t>(y) * w + x] = x >= d ? right[static_cast<size_t>(y) * w + x - d] : next();
+    }
+  auto fl = s.type("float"), in = s.type("int"), ui = s.type("uint");
+  auto sl = s.stream(fl, {h, w}, left.data()), sr = s.stream(fl, {h, w}, right.data());
+  auto lc = s.stream(ui, {h, w}), rc = s.stream(ui, {h, w});
+  auto cost = s.stream(in, {h, int64_t{w} * nd}), paths = s.stream(in, {h, int64_t{w} * nd});
+  StreamView fronts[2] = {s.stream(in, {h, nd}), s.stream(in, {h, nd})};
+  auto pmin = s.stream(in, {h, 1});
+  using A = Session;
+  const auto& census = *s.func("census");
+  MapPlan census_l = Scheduler::plan_map(census, std::vector<CallArg>{A::arg(sl), A::arg(lc)}, {});
+  MapPlan census_r = Scheduler::plan_map(census, std::vector<CallArg>{A::arg(sr), A::arg(rc)}, {});
+  MapPlan costs = Scheduler::plan_map(*s.func("matching_cost"),
+                                      std::vector<CallArg>{A::arg(lc), A::arg(rc), A::arg(cost)}, {});
+  // One plan per column, made up front as the Engine would make them per
+  // call; the fronts swap roles every column (streamSwap).
+  std::vector<MapPlan> steps;
+  std::vector<ReducePlan> mins;
+  for (int x = 0; x < w; ++x) {
+    const StreamView& prev = fronts[(x + 1) % 2];
+    const StreamView& front = fronts[x % 2];
+    const int64_t first[2] = {int64_t{x} * nd, 0}, last[2] = {int64_t{x + 1} * nd, h};
+    StreamView saved = Scheduler::domain(paths, first, last, {});
+    if (x == 0) {
+      steps.push_back(Scheduler::plan_map(
+          *s.func("path_start"), std::vector<CallArg>{A::arg(cost), A::value(x), A::arg(front), A::arg(saved)}, {}));
+      continue;
+    }
+    mins.push_back(Scheduler::plan_reduce(*s.func("smallest"), std::vector<CallArg>{A::arg(prev), A::arg(pmin)}, {}));
+    steps.push_back(Scheduler::plan_map(
+        *s.func("path_step"),
+        std::vector<CallArg>{A::arg(cost), A::arg(prev), A::arg(pmin), A::value(x), A::value(p1), A::value(p2),
+                             A::arg(front), A::arg(saved)},
+        {}));
+  }
+  std::byte scratch[4];
+  double jit = median_ms([&] {
+    s.be->run_map(census_l);
+    s.be->run_map(census_r);
+    s.be->run_map(costs);
+    s.be->run_map(steps[0]);
+    for (int x = 1; x < w; ++x) {
+      s.be->run_reduce(mins[static_cast<size_t>(x - 1)], scratch);
+      s.be->run_map(steps[static_cast<size_t>(x)]);
+    }
+  });
+  const size_t volume = static_cast<size_t>(h) * w * nd;
+  std::vector<uint32_t> lcode(static_cast<size_t>(w) * h), rcode(lcode.size());
+  std::vector<int> want_cost(volume), want(volume), got(volume);
+  double base = median_ms([&] {
+    bench::sgm_path(g_threads, left.data(), right.data(), w, h, nd, p1, p2, lcode.data(), rcode.data(),
+                    want_cost.data(), want.data());
+  });
+  s.read(paths, got.data());
+  // Census + cost (~ (31*2 + 64*2) ops a pixel) and ~12 int ops per path cell:
+  // reported as bytes of cost volume and paths streamed instead (GB/s).
+  report({"sgm_path", jit, base, 8.0 * static_cast<double>(volume), "GB/s", got == want, 0.5});
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -269,7 +406,7 @@ int main(int argc, char** argv) {
   std::vector<std::pair<std::string, void (*)()>> all{
       {"saxpy", bench_saxpy},     {"sum", bench_sum},     {"blur3x3", bench_blur},
       {"mandelbrot", bench_mandelbrot}, {"sgemm", bench_sgemm}, {"black_scholes", bench_black_scholes},
-      {"invert_grey", bench_invert}};
+      {"invert_grey", bench_invert}, {"winograd", bench_winograd}, {"sgm_path", bench_sgm_path}};
   const char* only = std::getenv("BENCH_ONLY");
   for (auto& [name, fn] : all)
     if (!only || name == only) fn();

@@ -1,5 +1,6 @@
 // `emit plan|llvm|opencl`, `devices`, `bench`, and the version line.
 #include <iostream>
+#include <sstream>
 
 #include "backends/backends.hpp"
 #include "cli/commands.hpp"
@@ -7,6 +8,9 @@
 #include "runtime/engine.hpp"
 #ifdef BROOK_HAVE_OPENCL
 #include "backends/opencl/opencl_backend.hpp"
+#endif
+#ifdef BROOK_HAVE_JIT
+#include "jit/jit_backend.hpp"
 #endif
 
 namespace brook::cli {
@@ -44,12 +48,49 @@ int emit_opencl_source(CommandLine& cl) {
 }
 #endif
 
+#ifdef BROOK_HAVE_JIT
+// The optimised LLVM IR of every kernel (or the one named), as the JIT builds it.
+int emit_llvm_ir(CommandLine& cl) {
+  FrontEnd fe(FrontEndOptions{cl.engine.preprocess, {}});
+  FrontEnd::Unit unit = fe.load_file(cl.program);
+  std::cerr << fe.diagnostics().format_all(cl.engine.color);
+  if (unit.status != FrontEnd::Status::ok) return 1;
+  bool relaxed = false;
+  for (const std::string& p : unit.program->pragmas) relaxed |= p == "brook fp_relaxed";
+  std::string text = jit_emit_llvm(*unit.program, relaxed);
+  if (cl.rest.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  // Keep the functions whose names mention the kernel (the JIT names them after it).
+  const std::string& wanted = cl.rest[0];
+  std::string out;
+  bool keep = false;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("define ", 0) == 0) {
+      keep = line.find(wanted) != std::string::npos;
+    }
+    if (keep) out += line + "\n";
+  }
+  if (out.empty()) {
+    std::cerr << "brook: no kernel named '" << wanted << "' in " << cl.program << "\n";
+    return 2;
+  }
+  std::cout << out;
+  return 0;
+}
+#endif
+
 }  // namespace
 
 int cmd_emit_backend(CommandLine& cl) {
   if (cl.emit_stage == "plan") return emit_plans(cl);
 #ifdef BROOK_HAVE_OPENCL
   if (cl.emit_stage == "opencl") return emit_opencl_source(cl);
+#endif
+#ifdef BROOK_HAVE_JIT
+  if (cl.emit_stage == "llvm") return emit_llvm_ir(cl);
 #endif
   std::cerr << "brook: 'emit " << cl.emit_stage << "' needs the "
             << (cl.emit_stage == "llvm" ? "JIT" : "OpenCL") << " backend, not in this build\n";

@@ -23,7 +23,9 @@ int cmd_run(CommandLine& cl) {
   std::vector<std::string> argv;
   argv.push_back(cl.program);
   argv.insert(argv.end(), cl.rest.begin(), cl.rest.end());
-  return engine.run(argv);
+  int status = engine.run(argv);
+  if (cl.engine.profile) std::cerr << engine.profile_report();
+  return status;
 }
 
 }  // namespace brook::cli

@@ -15,6 +15,12 @@
 #include "lang/parser.hpp"
 #include "lang/preprocess.hpp"
 #include "stdlib/builtins.hpp"
+#ifdef BROOK_HAVE_OPENCL
+#include "backends/opencl/opencl_backend.hpp"
+#endif
+#ifdef BROOK_HAVE_JIT
+#include "jit/jit_backend.hpp"
+#endif
 
 namespace brook::cli {
 
@@ -316,6 +322,35 @@ void Repl::set_backend(const std::vector<std::string>& words) {
   }
 }
 
+namespace {
+// `:emit llvm|opencl`: the backend's source for one kernel of `program`; empty
+// when this build lacks the backend.
+std::string emit_backend_source(const std::string& stage, [[maybe_unused]] const ast::Program& program,
+                                [[maybe_unused]] const std::string& name) {
+#ifdef BROOK_HAVE_OPENCL
+  if (stage == "opencl") return emit_opencl(program, name);
+#endif
+#ifdef BROOK_HAVE_JIT
+  if (stage == "llvm") {
+    std::string all = jit_emit_llvm(program, false), out;
+    bool keep = false;
+    size_t start = 0;
+    while (start < all.size()) {
+      size_t end = all.find('\n', start);
+      if (end == std::string::npos) end = all.size();
+      std::string line = all.substr(start, end - start);
+      if (line.rfind("define ", 0) == 0) keep = line.find(name) != std::string::npos;
+      if (keep) out += line + "\n";
+      start = end + 1;
+    }
+    return out;
+  }
+#endif
+  (void)stage;
+  return {};
+}
+}  // namespace
+
 void Repl::emit(const std::vector<std::string>& words) {
   if (words.size() != 3) return error("usage: :emit ast|plan|llvm|opencl NAME");
   const std::string& stage = words[1];
@@ -326,7 +361,12 @@ void Repl::emit(const std::vector<std::string>& words) {
   const ast::Decl* d = engine_->front_end().sema().lookup_global(name);
   const auto* f = d ? d->as<ast::FuncDecl>() : nullptr;
   if (!f) return error("no function or kernel named '" + name + "'");
-  if (stage != "ast") return error("':emit " + stage + "' is not available in this build yet");
+  if (stage == "plan") {
+    std::string plan = engine_->last_plan(name);
+    if (plan.empty()) return error("'" + name + "' has not been launched yet, so it has no plan");
+    std::fputs(plan.c_str(), stdout);
+    return;
+  }
   // The newest definition is the one calls reach.
   if (f->definition) f = f->definition;
   for (const auto& program : engine_->front_end().programs()) {
@@ -334,10 +374,11 @@ void Repl::emit(const std::vector<std::string>& words) {
       const auto* ds = item->as<ast::DeclStmt>();
       if (!ds) continue;
       for (const ast::DeclPtr& decl : ds->decls) {
-        if (decl.get() == f) {
-          std::fputs(dump_stmt(*item).c_str(), stdout);
-          return;
-        }
+        if (decl.get() != f) continue;
+        std::string text = stage == "ast" ? dump_stmt(*item) : emit_backend_source(stage, *program, name);
+        if (text.empty()) return error("':emit " + stage + "' is not available in this build");
+        std::fputs(text.c_str(), stdout);
+        return;
       }
     }
   }

@@ -4,6 +4,9 @@
 #ifdef BROOK_HAVE_OPENCL
 #include "backends/opencl/opencl_backend.hpp"
 #endif
+#ifdef BROOK_HAVE_JIT
+#include "jit/jit_backend.hpp"
+#endif
 
 namespace brook {
 
@@ -11,6 +14,17 @@ std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOption
   if (name == "interp" && options.sources) {
     return std::make_unique<InterpBackend>(*options.sources, options.output);
   }
+#ifdef BROOK_HAVE_JIT
+  if (name == "jit") {
+    JitOptions o;
+    o.threads = options.threads;
+    o.use_disk_cache = options.use_disk_cache;
+    o.profile = options.profile;
+    o.output = options.output;
+    o.fp_relaxed = options.fp_relaxed;
+    return make_jit_backend(o);
+  }
+#endif
 #ifdef BROOK_HAVE_OPENCL
   if (name == "opencl") {
     OpenCLOptions o;
@@ -21,6 +35,13 @@ std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOption
   }
 #endif
   return nullptr;
+}
+
+std::string backend_profile_report([[maybe_unused]] const Backend& backend) {
+#ifdef BROOK_HAVE_JIT
+  if (backend.name() == "jit") return jit_profile_report(backend);
+#endif
+  return "brook: --profile reports per-kernel statistics for the jit backend only\n";
 }
 
 }  // namespace brook

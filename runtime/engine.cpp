@@ -71,16 +71,35 @@ struct Engine::Impl {
 
   // --dump-plans: each plan on stderr as it is made. emit_plans: plans on
   // stdout, the program's own stdout suppressed.
+  // Every plan is remembered per kernel (the REPL's `:emit plan NAME` shows the
+  // latest); --dump-plans and emit_plans also print it.
   void setup_plan_output() {
     if (options.emit_plans) {
       plan_only = std::make_unique<PlanOnlySink>(*machine.out);
       machine.out = plan_only.get();
-      streams.set_plan_output([this](std::string_view text) {
-        if (plan_matches(text, options.plan_filter)) plan_only->plan(text);
-      });
-    } else if (options.dump_plans) {
-      streams.set_plan_output([this](std::string_view text) { machine.out->write(2, text); });
     }
+    streams.set_plan_output([this](std::string_view text) {
+      last_plans[plan_kernel(text)] = std::string(text);
+      if (options.emit_plans) {
+        if (plan_matches(text, options.plan_filter)) plan_only->plan(text);
+      } else if (options.dump_plans) {
+        machine.out->write(2, text);
+      }
+    });
+  }
+
+  // "plan map NAME @…" / "plan reduce NAME @…" → NAME; gather/scatter → their op.
+  static std::string plan_kernel(std::string_view text) {
+    std::string_view first = text.substr(0, text.find('\n'));
+    size_t a = first.find(' ', 5);
+    size_t b = first.find(" @");
+    if (a != std::string_view::npos && b != std::string_view::npos && b > a) {
+      return std::string(first.substr(a + 1, b - a - 1));
+    }
+    size_t op = text.find("  op ");
+    if (op == std::string_view::npos) return {};
+    std::string_view rest = text.substr(op + 5);
+    return std::string(rest.substr(0, rest.find('\n')));
   }
 
   void setup_files() {
@@ -390,6 +409,7 @@ struct Engine::Impl {
   StdioSink stdio;
   std::unique_ptr<CallbackSink> callback;
   std::unique_ptr<PlanOnlySink> plan_only;  // emit_plans
+  std::unordered_map<std::string, std::string> last_plans;  // kernel name → its latest plan
   StreamRuntime streams;
   HostLibrary library;
   interp::Compiler compiler;
@@ -510,6 +530,13 @@ void Engine::release_stream(std::string_view name) {
   }
   interp::store_as<uint64_t>(slot, 0);
 }
+
+std::string Engine::last_plan(const std::string& kernel) const {
+  auto it = impl_->last_plans.find(kernel);
+  return it == impl_->last_plans.end() ? std::string() : it->second;
+}
+
+std::string Engine::profile_report() { return backend_profile_report(impl_->streams.backend()); }
 
 std::string Engine::backend_name() { return std::string(impl_->streams.backend().name()); }
 

@@ -93,6 +93,12 @@ class Engine {
   // its type in `*type`.
   std::optional<std::span<uint8_t>> global_bytes(std::string_view name, const Type** type);
 
+  // The latest launch plan made for a kernel or reduction (empty: none yet).
+  std::string last_plan(const std::string& kernel) const;
+
+  // The backend's per-kernel statistics for --profile.
+  std::string profile_report();
+
   FrontEnd& front_end();
 
   // Where program output and diagnostics go: f(1, text) for stdout, f(2, text)

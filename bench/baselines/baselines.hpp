@@ -19,4 +19,17 @@ void black_scholes(int threads, const float* price, const float* strike, const f
                    float r, float v, float* call, float* put, int64_t n);
 void invert(int threads, const uint8_t* in, uint8_t* out, int64_t pixels);
 
+// Winograd F(2x2, 3x3), 16 channels in and out as four float4 groups, in the
+// layouts of workloads/winograd.br: `padded` is [group][size+2][size+2][4],
+// `filter` [out channel][group*16 + p][4] (G g G^T), `bias` [group][4], and
+// each corner output [out group][size/2][size/2][4].
+void winograd(int threads, const float* padded, const float* filter, const float* bias,
+              float* top_left, float* top_right, float* bottom_left, float* bottom_right, int size);
+
+// sgm_path: census of both images, Hamming cost, left-to-right aggregation;
+// `paths` is [height][width * disparities], as workloads/sgm_path.br.
+void sgm_path(int threads, const float* left, const float* right, int width, int height,
+              int disparities, int p1, int p2, uint32_t* left_code, uint32_t* right_code,
+              int* cost, int* paths);
+
 }  // namespace brook::bench
