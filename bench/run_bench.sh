@@ -7,6 +7,6 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build-bench}
 reps=${2:-5}
-cmake -S "$here/.." -B "$build" -DCMAKE_BUILD_TYPE=Release -DBROOK_WITH_OPENCL=OFF >/dev/null
+cmake -S "$here/.." -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBROOK_WITH_OPENCL=OFF >/dev/null
 cmake --build "$build" -j2 --target brook_jit_bench >/dev/null
 BROOK_THREADS=${BROOK_THREADS:-2} "$build/jit/brook_jit_bench" "$here" "$reps"

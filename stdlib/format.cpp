@@ -47,7 +47,11 @@ bool read_number(std::string_view f, std::size_t& pos, int& value) {
   long long n = 0;
   while (pos < f.size() && is_digit(f[pos])) {
     n = n * 10 + (f[pos++] - '0');
-    if (n > kMaxFieldWidth) return false;
+    if (n > kMaxFieldWidth) {
+      // Consume the rest so the diagnostic quotes the whole number the user wrote.
+      while (pos < f.size() && is_digit(f[pos])) ++pos;
+      return false;
+    }
   }
   value = static_cast<int>(n);
   return true;

@@ -147,63 +147,73 @@ void invert(int threads, const uint8_t* in, uint8_t* out, int64_t pixels) {
 
 namespace brook::bench {
 
-// Four channels per float4 lane group: the compiler turns each `c` loop into
-// one SSE/AVX operation (SLP), and the 16-point transforms stay in registers.
+// Eight tiles at a time, one per vector lane (the SPMD form): every
+// transform step is one 8-wide operation per channel, and the channel sums
+// stay lane-wise, in the kernel's order ((x + y) + z) + w.
 void winograd(int threads, const float* padded, const float* filter, const float* bias,
               float* top_left, float* top_right, float* bottom_left, float* bottom_right, int size) {
+  constexpr int L = 8;
   const int tiles = size / 2, width = size + 2, groups = 4;
   parallel_for(int64_t{groups} * tiles, threads, [&](int64_t b, int64_t e) {
     for (int64_t row = b; row < e; ++row) {
       const int og = static_cast<int>(row) / tiles, y0 = 2 * (static_cast<int>(row) % tiles);
-      for (int tx = 0; tx < tiles; ++tx) {
-        const int x0 = 2 * tx;
-        float y00[4] = {}, y01[4] = {}, y10[4] = {}, y11[4] = {};
+      for (int tx0 = 0; tx0 < tiles; tx0 += L) {
+        const int lanes = std::min(L, tiles - tx0);
+        float y00[4][L] = {}, y01[4][L] = {}, y10[4][L] = {}, y11[4][L] = {};
         for (int g = 0; g < groups; ++g) {
-          float d[16][4], t[16][4], v[16][4];
+          float d[16][4][L] = {}, t[16][4][L], v[16][4][L];
           for (int i = 0; i < 4; ++i)
             for (int j = 0; j < 4; ++j)
               for (int c = 0; c < 4; ++c)
-                d[i * 4 + j][c] = padded[((static_cast<size_t>(g) * width + y0 + i) * width + x0 + j) * 4 + c];
+                for (int k = 0; k < lanes; ++k)
+                  d[i * 4 + j][c][k] =
+                      padded[((static_cast<size_t>(g) * width + y0 + i) * width + 2 * (tx0 + k) + j) * 4 + c];
           for (int j = 0; j < 4; ++j)
-            for (int c = 0; c < 4; ++c) {
-              t[j][c] = d[j][c] - d[8 + j][c];
-              t[4 + j][c] = d[4 + j][c] + d[8 + j][c];
-              t[8 + j][c] = d[8 + j][c] - d[4 + j][c];
-              t[12 + j][c] = d[4 + j][c] - d[12 + j][c];
-            }
+            for (int c = 0; c < 4; ++c)
+              for (int k = 0; k < L; ++k) {
+                t[j][c][k] = d[j][c][k] - d[8 + j][c][k];
+                t[4 + j][c][k] = d[4 + j][c][k] + d[8 + j][c][k];
+                t[8 + j][c][k] = d[8 + j][c][k] - d[4 + j][c][k];
+                t[12 + j][c][k] = d[4 + j][c][k] - d[12 + j][c][k];
+              }
           for (int i = 0; i < 4; ++i)
-            for (int c = 0; c < 4; ++c) {
-              v[i * 4][c] = t[i * 4][c] - t[i * 4 + 2][c];
-              v[i * 4 + 1][c] = t[i * 4 + 1][c] + t[i * 4 + 2][c];
-              v[i * 4 + 2][c] = t[i * 4 + 2][c] - t[i * 4 + 1][c];
-              v[i * 4 + 3][c] = t[i * 4 + 1][c] - t[i * 4 + 3][c];
-            }
+            for (int c = 0; c < 4; ++c)
+              for (int k = 0; k < L; ++k) {
+                v[i * 4][c][k] = t[i * 4][c][k] - t[i * 4 + 2][c][k];
+                v[i * 4 + 1][c][k] = t[i * 4 + 1][c][k] + t[i * 4 + 2][c][k];
+                v[i * 4 + 2][c][k] = t[i * 4 + 2][c][k] - t[i * 4 + 1][c][k];
+                v[i * 4 + 3][c][k] = t[i * 4 + 1][c][k] - t[i * 4 + 3][c][k];
+              }
           for (int o = 0; o < 4; ++o) {
             const float* f = filter + (static_cast<size_t>(og * 4 + o) * groups * 16 + g * 16) * 4;
-            float m[16][4];
-            for (int p = 0; p < 16; ++p)
-              for (int c = 0; c < 4; ++c) m[p][c] = v[p][c] * f[p * 4 + c];
-            float s00[4], s01[4], s10[4], s11[4];
-            for (int c = 0; c < 4; ++c) {
-              float col1 = m[1][c] + m[5][c] + m[9][c], col2 = m[2][c] + m[6][c] + m[10][c];
-              float low1 = m[5][c] - m[9][c] - m[13][c], low2 = m[6][c] - m[10][c] - m[14][c];
-              s00[c] = m[0][c] + m[4][c] + m[8][c] + col1 + col2;
-              s01[c] = col1 - col2 - m[3][c] - m[7][c] - m[11][c];
-              s10[c] = m[4][c] - m[8][c] - m[12][c] + low1 + low2;
-              s11[c] = low1 - low2 - m[7][c] + m[11][c] + m[15][c];
+            float s00[4][L], s01[4][L], s10[4][L], s11[4][L];
+            for (int c = 0; c < 4; ++c)
+              for (int k = 0; k < L; ++k) {
+                float m[16];
+                for (int p = 0; p < 16; ++p) m[p] = v[p][c][k] * f[p * 4 + c];
+                float col1 = m[1] + m[5] + m[9], col2 = m[2] + m[6] + m[10];
+                float low1 = m[5] - m[9] - m[13], low2 = m[6] - m[10] - m[14];
+                s00[c][k] = m[0] + m[4] + m[8] + col1 + col2;
+                s01[c][k] = col1 - col2 - m[3] - m[7] - m[11];
+                s10[c][k] = m[4] - m[8] - m[12] + low1 + low2;
+                s11[c][k] = low1 - low2 - m[7] + m[11] + m[15];
+              }
+            for (int k = 0; k < L; ++k) {
+              y00[o][k] += ((s00[0][k] + s00[1][k]) + s00[2][k]) + s00[3][k];
+              y01[o][k] += ((s01[0][k] + s01[1][k]) + s01[2][k]) + s01[3][k];
+              y10[o][k] += ((s10[0][k] + s10[1][k]) + s10[2][k]) + s10[3][k];
+              y11[o][k] += ((s11[0][k] + s11[1][k]) + s11[2][k]) + s11[3][k];
             }
-            y00[o] += ((s00[0] + s00[1]) + s00[2]) + s00[3];
-            y01[o] += ((s01[0] + s01[1]) + s01[2]) + s01[3];
-            y10[o] += ((s10[0] + s10[1]) + s10[2]) + s10[3];
-            y11[o] += ((s11[0] + s11[1]) + s11[2]) + s11[3];
           }
         }
-        const size_t k = (static_cast<size_t>(row) * tiles + tx) * 4;
-        for (int c = 0; c < 4; ++c) {
-          top_left[k + c] = y00[c] + bias[og * 4 + c];
-          top_right[k + c] = y01[c] + bias[og * 4 + c];
-          bottom_left[k + c] = y10[c] + bias[og * 4 + c];
-          bottom_right[k + c] = y11[c] + bias[og * 4 + c];
+        for (int k = 0; k < lanes; ++k) {
+          const size_t at = (static_cast<size_t>(row) * tiles + tx0 + k) * 4;
+          for (int c = 0; c < 4; ++c) {
+            top_left[at + c] = y00[c][k] + bias[og * 4 + c];
+            top_right[at + c] = y01[c][k] + bias[og * 4 + c];
+            bottom_left[at + c] = y10[c][k] + bias[og * 4 + c];
+            bottom_right[at + c] = y11[c][k] + bias[og * 4 + c];
+          }
         }
       }
     }

@@ -126,10 +126,10 @@ def sources(roots):
     return sorted(out)
 
 
-def run(cmd, cwd, timeout, stdin=None):
+def run(cmd, cwd, timeout, env, stdin=None):
     try:
         p = subprocess.run(cmd, cwd=cwd, stdin=stdin or subprocess.DEVNULL, capture_output=True,
-                           timeout=timeout)
+                           timeout=timeout, env=env)
         return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
         return None, "", ""
@@ -145,6 +145,10 @@ def main():
     ap.add_argument("--keep", default="")
     ap.add_argument("roots", nargs="+")
     a = ap.parse_args()
+    a.brook = os.path.abspath(a.brook)  # mutants run from their source's folder
+    if not os.access(a.brook, os.X_OK):
+        print(f"fuzz_runtime: {a.brook} is not an executable", file=sys.stderr)
+        return 2
     rng = random.Random(a.seed)
     progs = sources(a.roots)
     if not progs:
@@ -170,8 +174,8 @@ def main():
             path = os.path.join(tmp, "m.br")
             with open(path, "w") as f:
                 f.write(mutant)
-            cwd = os.path.dirname(prog)
-            rc, _, err = run([a.brook, "check", path], cwd, a.timeout)
+            cwd = os.path.dirname(os.path.abspath(prog))
+            rc, _, err = run([a.brook, "check", path], cwd, a.timeout, env)
             bad = rc is not None and rc < 0 or any(m in err for m in FAILURE_MARKERS)
             if not bad:
                 if rc != 0:
@@ -182,7 +186,7 @@ def main():
                 if os.path.exists(base + ".args"):
                     args = open(base + ".args").read().split()
                 stdin = open(base + ".in", "rb") if os.path.exists(base + ".in") else None
-                rc, out, err = run([a.brook, "run", "--backend", "interp", path] + args, cwd, a.timeout, stdin)
+                rc, out, err = run([a.brook, "run", "--backend", "interp", path] + args, cwd, a.timeout, env, stdin)
                 if stdin:
                     stdin.close()
                 stats["ran"] += 1
