@@ -138,6 +138,8 @@ struct UnaryExpr : ExprOf<ExprKind::Unary> {
 enum class BinaryOp : uint8_t {
   Mul, Div, Mod, Add, Sub, Shl, Shr, Lt, Gt, Le, Ge, Eq, Ne, BitAnd, BitXor, BitOr, LogAnd, LogOr
 };
+// The C spelling: "*", "<<", "&&", … (shared by diagnostics, dumps and printers).
+const char* spelling(BinaryOp op);
 // After sema, for arithmetic, bitwise and comparison operators both operands
 // have the same type (usual arithmetic conversions, scalar broadcast to
 // vectors), which is the result type except: comparisons give int (intN for

@@ -9,30 +9,6 @@ using namespace ast;
 
 namespace {
 
-const char* binary_spelling(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::Mul: return "*";
-    case BinaryOp::Div: return "/";
-    case BinaryOp::Mod: return "%";
-    case BinaryOp::Add: return "+";
-    case BinaryOp::Sub: return "-";
-    case BinaryOp::Shl: return "<<";
-    case BinaryOp::Shr: return ">>";
-    case BinaryOp::Lt: return "<";
-    case BinaryOp::Gt: return ">";
-    case BinaryOp::Le: return "<=";
-    case BinaryOp::Ge: return ">=";
-    case BinaryOp::Eq: return "==";
-    case BinaryOp::Ne: return "!=";
-    case BinaryOp::BitAnd: return "&";
-    case BinaryOp::BitXor: return "^";
-    case BinaryOp::BitOr: return "|";
-    case BinaryOp::LogAnd: return "&&";
-    case BinaryOp::LogOr: return "||";
-  }
-  return "?";
-}
-
 const char* unary_spelling(UnaryOp op) {
   switch (op) {
     case UnaryOp::Plus: return "+";
@@ -210,14 +186,14 @@ class Dumper {
       }
       case ExprKind::Binary: {
         const auto& n = static_cast<const BinaryExpr&>(e);
-        line(depth, std::string("Binary ") + binary_spelling(n.op), e.type, e.loc);
+        line(depth, std::string("Binary ") + spelling(n.op), e.type, e.loc);
         opt_expr(c, "lhs", n.lhs.get());
         opt_expr(c, "rhs", n.rhs.get());
         return;
       }
       case ExprKind::Assign: {
         const auto& n = static_cast<const AssignExpr&>(e);
-        std::string op = n.op ? std::string(binary_spelling(*n.op)) + "=" : "=";
+        std::string op = n.op ? std::string(spelling(*n.op)) + "=" : "=";
         if (n.op_type) op += " (in " + n.op_type->name() + ")";
         line(depth, "Assign " + op, e.type, e.loc);
         opt_expr(c, "lhs", n.lhs.get());

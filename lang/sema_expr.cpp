@@ -11,48 +11,6 @@ using namespace ast;
 
 namespace {
 
-std::string_view binary_spelling(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::Mul:
-      return "*";
-    case BinaryOp::Div:
-      return "/";
-    case BinaryOp::Mod:
-      return "%";
-    case BinaryOp::Add:
-      return "+";
-    case BinaryOp::Sub:
-      return "-";
-    case BinaryOp::Shl:
-      return "<<";
-    case BinaryOp::Shr:
-      return ">>";
-    case BinaryOp::Lt:
-      return "<";
-    case BinaryOp::Gt:
-      return ">";
-    case BinaryOp::Le:
-      return "<=";
-    case BinaryOp::Ge:
-      return ">=";
-    case BinaryOp::Eq:
-      return "==";
-    case BinaryOp::Ne:
-      return "!=";
-    case BinaryOp::BitAnd:
-      return "&";
-    case BinaryOp::BitXor:
-      return "^";
-    case BinaryOp::BitOr:
-      return "|";
-    case BinaryOp::LogAnd:
-      return "&&";
-    case BinaryOp::LogOr:
-      return "||";
-  }
-  return "?";
-}
-
 std::string_view unary_spelling(UnaryOp op) {
   switch (op) {
     case UnaryOp::Plus:
@@ -454,7 +412,7 @@ const Type* Sema::Impl::binary_result(BinaryOp op, ExprPtr& lhs, ExprPtr& rhs, S
   const Type* rt = rhs->type;
   bool compound = op_type != nullptr;
   auto invalid = [&]() {
-    error(loc, "invalid operands to binary '" + std::string(binary_spelling(op)) +
+    error(loc, "invalid operands to binary '" + std::string(spelling(op)) +
                    "': " + quoted(lt) + " and " + quoted(rt));
     return err();
   };

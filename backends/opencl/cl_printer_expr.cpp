@@ -16,30 +16,6 @@ bool is_compare(BinaryOp op) {
          op == BinaryOp::Eq || op == BinaryOp::Ne;
 }
 
-const char* op_text(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::Mul: return "*";
-    case BinaryOp::Div: return "/";
-    case BinaryOp::Mod: return "%";
-    case BinaryOp::Add: return "+";
-    case BinaryOp::Sub: return "-";
-    case BinaryOp::Shl: return "<<";
-    case BinaryOp::Shr: return ">>";
-    case BinaryOp::Lt: return "<";
-    case BinaryOp::Gt: return ">";
-    case BinaryOp::Le: return "<=";
-    case BinaryOp::Ge: return ">=";
-    case BinaryOp::Eq: return "==";
-    case BinaryOp::Ne: return "!=";
-    case BinaryOp::BitAnd: return "&";
-    case BinaryOp::BitXor: return "^";
-    case BinaryOp::BitOr: return "|";
-    case BinaryOp::LogAnd: return "&&";
-    case BinaryOp::LogOr: return "||";
-  }
-  return "?";
-}
-
 std::string unsigned_of(const Type* s) {
   switch (s->kind) {
     case TypeKind::Char: return "uchar";
@@ -127,7 +103,7 @@ std::string ClPrinter::arith(BinaryOp op, const std::string& l, const std::strin
     });
     return vname + "(" + l + ", " + r + ")";
   }
-  std::string text = "(" + l + " " + op_text(op) + " " + r + ")";
+  std::string text = "(" + l + " " + ast::spelling(op) + " " + r + ")";
   if (is_compare(op) && t->is_vector()) return vector_truth(text, t->count);
   return text;
 }
@@ -163,7 +139,7 @@ std::string ClPrinter::assign(const AssignExpr& e) {
   const Type* lt = e.lhs->type;
   const Type* ot = e.op_type ? e.op_type : lt;
   bool int_div = (*e.op == BinaryOp::Div || *e.op == BinaryOp::Mod) && ot->scalar_of()->is_integer();
-  if (ot == lt && !int_div) return "(" + l + " " + op_text(*e.op) + "= " + r + ")";
+  if (ot == lt && !int_div) return "(" + l + " " + ast::spelling(*e.op) + "= " + r + ")";
   return "(" + l + " = " + convert(arith(*e.op, convert(l, lt, ot), r, ot), ot, lt) + ")";
 }
 
