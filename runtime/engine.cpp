@@ -53,6 +53,7 @@ struct Engine::Impl {
     bo.threads = options.threads;
     bo.use_disk_cache = options.use_disk_cache;
     bo.profile = options.profile;
+    bo.fp_relaxed = fp_relaxed;
     if (auto b = make_backend(name, bo)) return b;
     std::string built;
     for (const std::string& b : built_backends()) built += (built.empty() ? "" : ", ") + b;
@@ -130,7 +131,16 @@ struct Engine::Impl {
     flush_diagnostics();
     if (unit.status != FrontEnd::Status::ok || !unit.program) return false;
     pending.push_back(unit.program);
+    apply_pragmas(*unit.program);
     return true;
+  }
+
+  // `#pragma brook fp_relaxed` (LANGUAGE.md §10) is a property of the compiled
+  // kernels, so the backend is remade with it while no stream exists yet.
+  void apply_pragmas(const ast::Program& program) {
+    if (fp_relaxed) return;
+    for (const std::string& p : program.pragmas) fp_relaxed |= p == "brook fp_relaxed";
+    if (fp_relaxed) streams.replace_backend(choose_backend());
   }
 
   void report(const RuntimeError& e) {
@@ -404,6 +414,9 @@ struct Engine::Impl {
   std::unordered_map<std::string, const ast::FuncDecl*> definitions;
 
   EngineOptions options;
+  // A compiled program asked for `#pragma brook fp_relaxed`. Declared before
+  // `streams`, whose initialiser reads it through choose_backend().
+  bool fp_relaxed = false;
   FrontEnd front;
   interp::Machine machine;
   StdioSink stdio;

@@ -35,6 +35,13 @@ class StreamRuntime : public StreamHost {
   ~StreamRuntime() override;
 
   Backend& backend() { return *backend_; }
+  // Swaps in another backend; only possible while no stream exists (storage
+  // belongs to the backend that made it). False otherwise.
+  bool replace_backend(std::unique_ptr<Backend> backend) {
+    if (!records_.empty()) return false;
+    backend_ = std::move(backend);
+    return true;
+  }
   // Where each plan is described as it is made (--dump-plans, `brook emit
   // plan`); unset: nowhere.
   void set_plan_output(std::function<void(std::string_view)> f) { plan_output_ = std::move(f); }

@@ -926,6 +926,15 @@ for _n_in, _n_out in ((4, 6), (6, 4), (4, 7), (7, 4)):
     test("s5_ratio_%d_to_%d" % (_n_in, _n_out))(ratio_test(_n_in, _n_out))
 
 
+@test("s10_fp_relaxed")
+def _(out):
+    # Every value here is exact in float32, so contraction cannot change it.
+    x = from_list([4], fl([0, 1, 2, 3]))
+    y = Stream([4])
+    launch([y], [x], lambda inv, v, cur: [v * v * F(0.5) + v * F(2) + F(1)])
+    out.stream_print(y)
+
+
 @test("s5_stride_20_to_10")
 def _(out):
     a = from_list([20], [F(i) * F(0.5) for i in range(20)])
