@@ -123,6 +123,36 @@ std::string ClModule::field_store_fn(const Type* t) {
   });
 }
 
+namespace {
+
+// Calls f(lvalue, byte offset, element type) for every non-array leaf of the
+// struct `v` of type `t`: array fields element by element, row-major, at their
+// C offsets. Loads and stores of struct elements walk the same layout.
+template <class F>
+void for_each_field_element(const Type* t, F&& f) {
+  for (const ast::FieldDecl& field : t->decl->fields) {
+    const Type* e = field.type;
+    std::vector<uint32_t> counts;
+    while (e->is_array()) {
+      counts.push_back(e->count);
+      e = e->elem;
+    }
+    uint64_t total = 1;
+    for (uint32_t c : counts) total *= c;
+    for (uint64_t k = 0; k < total; ++k) {
+      std::string sub;
+      uint64_t rest = k;
+      for (size_t d = counts.size(); d-- > 0;) {
+        sub = "[" + std::to_string(rest % counts[d]) + "]" + sub;
+        rest /= counts[d];
+      }
+      f("v." + safe_name(field.name) + sub, field.offset + k * e->size, e);
+    }
+  }
+}
+
+}  // namespace
+
 std::string ClModule::load_fn(const Type* t) {
   std::string name = "brook_ld_" + tag(t);
   return helper(name, [&] {
@@ -135,29 +165,9 @@ std::string ClModule::load_fn(const Type* t) {
              scalar_name(t->elem) + "*)p);\n";
     } else if (t->is_struct() && t->decl) {
       body = "  " + T + " v;\n";
-      for (const ast::FieldDecl& f : t->decl->fields) {
-        std::string field = "v." + safe_name(f.name);
-        // Arrays: every element, row-major, at its C offset.
-        const Type* e = f.type;
-        std::vector<uint32_t> counts;
-        while (e->is_array()) {
-          counts.push_back(e->count);
-          e = e->elem;
-        }
-        std::string ld = field_load_fn(e);
-        uint64_t total = 1;
-        for (uint32_t c : counts) total *= c;
-        for (uint64_t k = 0; k < total; ++k) {
-          std::string sub;
-          uint64_t rest = k;
-          for (size_t d = counts.size(); d-- > 0;) {
-            sub = "[" + std::to_string(rest % counts[d]) + "]" + sub;
-            rest /= counts[d];
-          }
-          body += "  " + field + sub + " = " + ld + "(p + " +
-                  std::to_string(f.offset + k * e->size) + ");\n";
-        }
-      }
+      for_each_field_element(t, [&](const std::string& lvalue, uint64_t offset, const Type* e) {
+        body += "  " + lvalue + " = " + field_load_fn(e) + "(p + " + std::to_string(offset) + ");\n";
+      });
       body += "  return v;\n";
     }
     return "static " + T + " " + name + "(__global const uchar* p) {\n" + body + "}\n";
@@ -175,28 +185,9 @@ std::string ClModule::store_fn(const Type* t) {
       body = "  vstore" + std::to_string(t->count) + "(v, 0, (__global " + scalar_name(t->elem) +
              "*)p);\n";
     } else if (t->is_struct() && t->decl) {
-      for (const ast::FieldDecl& f : t->decl->fields) {
-        std::string field = "v." + safe_name(f.name);
-        const Type* e = f.type;
-        std::vector<uint32_t> counts;
-        while (e->is_array()) {
-          counts.push_back(e->count);
-          e = e->elem;
-        }
-        std::string st = field_store_fn(e);
-        uint64_t total = 1;
-        for (uint32_t c : counts) total *= c;
-        for (uint64_t k = 0; k < total; ++k) {
-          std::string sub;
-          uint64_t rest = k;
-          for (size_t d = counts.size(); d-- > 0;) {
-            sub = "[" + std::to_string(rest % counts[d]) + "]" + sub;
-            rest /= counts[d];
-          }
-          body += "  " + st + "(p + " + std::to_string(f.offset + k * e->size) + ", " + field +
-                  sub + ");\n";
-        }
-      }
+      for_each_field_element(t, [&](const std::string& lvalue, uint64_t offset, const Type* e) {
+        body += "  " + field_store_fn(e) + "(p + " + std::to_string(offset) + ", " + lvalue + ");\n";
+      });
     }
     return "static void " + name + "(__global uchar* p, " + T + " v) {\n" + body + "}\n";
   });
