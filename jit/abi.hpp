@@ -3,6 +3,7 @@
 // 8 bytes wide and the offsets below are part of the contract.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -36,9 +37,16 @@ struct Launch {
   int64_t domain[kMaxRank] = {};  // canonical domain extents
   ArgRt* args = nullptr;          // one per kernel parameter
   LaunchState* state = nullptr;
+  // Ctrl-C (backends/interrupt.hpp). Generated code reads it with a relaxed
+  // atomic i8 load at every kernel loop back-edge (a set flag ends the loop)
+  // and before every row of a slice (a set flag returns); the backend then
+  // throws Interrupted, so the half-written outputs are never reported.
+  const std::atomic<bool>* interrupt = nullptr;
 };
-inline constexpr int64_t kLaunchArgs = 32, kLaunchState = 40;
-static_assert(offsetof(Launch, args) == kLaunchArgs && offsetof(Launch, state) == kLaunchState);
+inline constexpr int64_t kLaunchArgs = 32, kLaunchState = 40, kLaunchInterrupt = 48;
+static_assert(offsetof(Launch, args) == kLaunchArgs && offsetof(Launch, state) == kLaunchState &&
+              offsetof(Launch, interrupt) == kLaunchInterrupt);
+static_assert(sizeof(std::atomic<bool>) == 1 && std::atomic<bool>::is_always_lock_free);
 
 // Per-invocation context passed to every kernel body function.
 //   int32 instance[4]  (x = last dimension)   offset 0

@@ -2,6 +2,7 @@
 // are in codegen_expr.cpp, builtins in codegen_builtins.cpp.
 #include "jit/codegen_impl.hpp"
 
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -173,6 +174,21 @@ llvm::Function* Codegen::body(const ast::FuncDecl& decl) {
 // ---------------------------------------------------------------------------
 // Statements
 
+Value* Codegen::interrupted(Value* launch) {
+  Value* flag = b.CreateLoad(b.getPtrTy(), byte_gep(launch, kLaunchInterrupt));
+  auto* v = b.CreateLoad(b.getInt8Ty(), flag);
+  v->setAtomic(llvm::AtomicOrdering::Monotonic);
+  v->setAlignment(llvm::Align(1));
+  return b.CreateICmpNE(v, b.getInt8(0));
+}
+
+void Codegen::leave_loop_if_interrupted(BasicBlock* end) {
+  Value* launch = b.CreateLoad(b.getPtrTy(), byte_gep(fn->ctx, kCtxLaunch));
+  BasicBlock* go = BasicBlock::Create(ctx, "not_interrupted", fn->fn);
+  b.CreateCondBr(interrupted(launch), end, go, llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20));
+  b.SetInsertPoint(go);
+}
+
 void Codegen::branch_to(BasicBlock* bb) {
   if (!b.GetInsertBlock()->getTerminator()) b.CreateBr(bb);
 }
@@ -224,6 +240,7 @@ void Codegen::stmt(const ast::Stmt& s) {
       BasicBlock* step = BasicBlock::Create(ctx, "for.step", fn->fn);
       BasicBlock* end = BasicBlock::Create(ctx, "for.end", fn->fn);
       start_block(cond);
+      leave_loop_if_interrupted(end);
       if (f->cond) {
         b.CreateCondBr(to_bool(rvalue(*f->cond)), body_bb, end);
       } else {
@@ -247,6 +264,7 @@ void Codegen::stmt(const ast::Stmt& s) {
       BasicBlock* body_bb = BasicBlock::Create(ctx, "while.body", fn->fn);
       BasicBlock* end = BasicBlock::Create(ctx, "while.end", fn->fn);
       start_block(cond);
+      leave_loop_if_interrupted(end);
       b.CreateCondBr(to_bool(rvalue(*w->cond)), body_bb, end);
       b.SetInsertPoint(body_bb);
       fn->breaks.push_back(end);
@@ -270,6 +288,7 @@ void Codegen::stmt(const ast::Stmt& s) {
       fn->breaks.pop_back();
       fn->continues.pop_back();
       start_block(cond);
+      leave_loop_if_interrupted(end);
       b.CreateCondBr(to_bool(rvalue(*d->cond)), body_bb, end);
       b.SetInsertPoint(end);
       return;
@@ -483,6 +502,13 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
   std::vector<Value*> pos(D, nullptr);
   llvm::BranchInst* col_latch = nullptr;
   counted_loop(cg, f->getArg(1), f->getArg(2), "row", [&](Value* r) {
+    // Ctrl-C: stop before the next row (kernel loops end early by themselves).
+    BasicBlock* stop = BasicBlock::Create(cg.ctx, "interrupted", f);
+    BasicBlock* go = BasicBlock::Create(cg.ctx, "row.go", f);
+    b.CreateCondBr(cg.interrupted(launch), stop, go);
+    b.SetInsertPoint(stop);
+    b.CreateRetVoid();
+    b.SetInsertPoint(go);
     // Decompose the row number into the leading D-1 coordinates.
     Value* rest = r;
     for (int d = D - 2; d >= 0; --d) {

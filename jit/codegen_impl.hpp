@@ -94,6 +94,10 @@ class Codegen {
   void stmt(const ast::Stmt& s);
   void decl_stmt(const ast::DeclStmt& s);
   void switch_stmt(const ast::SwitchStmt& s);
+  // Ctrl-C (jit/abi.hpp Launch::interrupt): i1, true once the flag is set.
+  llvm::Value* interrupted(llvm::Value* launch);
+  // At a kernel loop's condition: an interrupt ends the loop as if it were done.
+  void leave_loop_if_interrupted(llvm::BasicBlock* end);
   void branch_to(llvm::BasicBlock* bb);  // unless the block is already terminated
   void start_block(llvm::BasicBlock* bb);
   [[noreturn]] void unsupported(SourceLoc loc, const std::string& what);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "backends/interrupt.hpp"
 #include "jit/abi.hpp"
 #include "jit/codegen.hpp"
 #include "jit/compiler.hpp"
@@ -187,6 +188,9 @@ class JitBackend final : public Backend {
     return r.address;
   }
   void finish(LaunchState& st) {
+    // An interrupted launch stopped its loops early: its outputs are garbage
+    // and any error it recorded may be a consequence, so Ctrl-C wins.
+    poll_interrupt();
     if (st.failed) throw PlanError{st.error_loc, st.error};
   }
 
@@ -282,6 +286,7 @@ void JitBackend::run_map(const MapPlan& plan) {
   for (size_t d = 0; d < domain.size(); ++d) launch.domain[d] = domain[d];
   launch.args = rts.data();
   launch.state = &state;
+  launch.interrupt = &interrupt_requested;
   const int64_t cols = domain.back();
   int64_t rows = 1;
   for (size_t d = 0; d + 1 < domain.size(); ++d) rows *= domain[d];
@@ -351,6 +356,7 @@ void JitBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result)
   Launch launch;
   launch.args = rts.data();
   launch.state = &state;
+  launch.interrupt = &interrupt_requested;
   const StreamView& in = plan.input;
   const size_t es = in.elem->size;
   std::byte* in_base = base_of(in.storage, plan.loc);
@@ -609,6 +615,7 @@ void JitBackend::run_gather_scatter(const GatherScatterPlan& plan) {
     }
     launch.args = rts.data();
     launch.state = &state;
+    launch.interrupt = &interrupt_requested;
     // Which of (array element, value element) is the reduce parameter.
     reduce_param = reduce_param == first ? 0 : 1;
   }

@@ -47,15 +47,9 @@ class StackArena {
 
 inline constexpr int kMaxCallDepth = 10000;
 
-// Set from a signal handler (the REPL's Ctrl-C) or another thread; loops and
-// calls poll it and unwind with Interrupted, so one relaxed load is the cost.
-inline std::atomic<bool> interrupt_requested{false};
-inline void poll_interrupt() {
-  if (interrupt_requested.load(std::memory_order_relaxed)) [[unlikely]] {
-    interrupt_requested.store(false, std::memory_order_relaxed);
-    throw Interrupted{};
-  }
-}
+// Ctrl-C: backends/interrupt.hpp (shared with the JIT and OpenCL backends).
+using brook::interrupt_requested;
+using brook::poll_interrupt;
 
 struct Machine {
   Memory memory;

@@ -3,6 +3,8 @@
 // Aggregates (structs, arrays) are never values: they are addressed in memory.
 #pragma once
 
+#include "backends/interrupt.hpp"
+
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -66,7 +68,7 @@ struct RuntimeError {
 };
 
 // Ctrl-C (interrupt_requested): unwinds to whoever runs the program.
-struct Interrupted {};
+using brook::Interrupted;
 
 // exit(n): unwinds to whoever runs the program.
 struct ExitRequest {
