@@ -70,6 +70,12 @@ std::string vec4(const std::vector<std::string>& c) {
   return s + ")";
 }
 
+std::string ivec4(const std::vector<std::string>& c) {
+  std::string s = "(int4)(";
+  for (size_t i = 0; i < 4; ++i) s += (i ? ", " : "") + (i < c.size() ? "(int)" + c[i] : std::string("0"));
+  return s + ")";
+}
+
 // Unravels linear `k` over right-aligned 4-D extents into n0..n3 and returns the storage index.
 std::string view_index_helper(ClModule& m) {
   return m.helper("brook_view_index", [] {
@@ -82,28 +88,11 @@ std::string view_index_helper(ClModule& m) {
 
 }  // namespace
 
-char map_kind(const DimMap& d) {
-  if (d.out_dim < 0) return 'p';
-  return d.num == d.den ? 'i' : 's';
-}
-
-bool narrow_ok(const MapPlan& plan) {
-  const int64_t limit = int64_t{1} << 31;
-  if (element_count(plan.domain) >= limit) return false;
-  for (const PlanArg& a : plan.args) {
-    if (a.role == ArgRole::Constant) continue;
-    if (a.role == ArgRole::Gather && a.gather_from_host) {
-      if (static_cast<int64_t>(a.host.bytes.size()) >= limit) return false;
-    } else if (element_count(a.view.stream_extents) * static_cast<int64_t>(a.view.elem ? a.view.elem->size : 1) >= limit) {
-      return false;
-    }
-  }
-  return true;
-}
-
 std::string map_key(const MapPlan& plan) {
   std::string k = "map " + ptr_text(&def_of(*plan.kernel)) + " r" + std::to_string(plan.domain.size()) +
-                  (narrow_ok(plan) ? "n" : "w");
+                  (narrow_ok(plan) ? "n" : "w") + (exact_ok(plan) ? "x" : "f") + (flat_ok(plan) ? "l" : "");
+  k += " u";
+  for (const auto& [access, inside] : unclamped_accesses(plan)) k += inside ? "1" : "0";
   for (const PlanArg& a : plan.args) {
     k += " " + std::to_string(static_cast<int>(a.role));
     const Type* e = a.role == ArgRole::Gather && a.gather_from_host ? a.host.elem : a.view.elem;
@@ -115,15 +104,26 @@ std::string map_key(const MapPlan& plan) {
 
 std::string map_source(const MapPlan& plan, ClModule& m) {
   m.narrow_index = narrow_ok(plan);
+  m.exact_positions = exact_ok(plan);
+  for (const auto& [access, inside] : unclamped_accesses(plan))
+    if (inside) m.unclamped.insert({access.gather, access.index});
   ClPrinter pr(m);
   const FuncDecl& k = def_of(*plan.kernel);
   std::string fn = pr.function(k);
   const size_t R = plan.domain.size();
   if (R < 1 || R > 4) throw Unsupported{plan.loc, "streams of more than 4 dimensions are not supported"};
-  std::string params = "__global uint* brook_pbuf, long brook_d0, long brook_d1, long brook_d2, long brook_d3";
+  std::string params = "__global uint* brook_pbuf, volatile __global int* brook_stop, long brook_d0, long brook_d1, long brook_d2, long brook_d3";
   std::string body;
   auto p = [](size_t d) { return "p" + std::to_string(d); };
-  if (R <= 3) {
+  const bool flat = flat_ok(plan);
+  if (flat) {
+    // One linear range: every stream is laid out like the domain.
+    body += "  long brook_g = get_global_id(0), brook_r = brook_g;\n";
+    for (size_t d = R; d-- > 1;)
+      body += "  brook_i " + p(d) + " = (brook_i)(brook_r % brook_d" + std::to_string(d) + "); brook_r /= brook_d" +
+              std::to_string(d) + ";\n";
+    body += "  brook_i p0 = (brook_i)brook_r;\n";
+  } else if (R <= 3) {
     for (size_t i = 0; i < R; ++i)
       body += "  brook_i " + p(R - 1 - i) + " = (brook_i)get_global_id(" + std::to_string(i) + ");\n";
   } else {
@@ -136,7 +136,7 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
   body += "  int4 brook_pos = (int4)(";
   for (size_t i = 0; i < 4; ++i) body += (i ? ", " : "") + (i < R ? "(int)" + pos_comps[i] : std::string("0"));
   body += ");\n  float4 brook_fpos = convert_float4(brook_pos);\n";
-  std::string call = fn + "(brook_pos, brook_pbuf";
+  std::string call = fn + "(brook_pos, brook_pbuf, brook_stop";
   std::string stores;
   for (const PlanArg& a : plan.args) {
     const ParamDecl& prm = *k.params.at(static_cast<size_t>(a.param));
@@ -169,6 +169,7 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
       // The last dimension is contiguous: its stride is 1.
       sidx += d + 1 == V ? " + " + i : " + " + i + " * (brook_i)" + n + "_str" + c;
     }
+    if (flat) sidx = "(brook_i)" + n + "_base + (brook_i)brook_g";
     for (size_t d = V; d-- > 0;) ix.push_back(n + "_i" + std::to_string(d));
     std::string addr = n + " + (" + sidx + ") * " + sz(t);
     if (out) {
@@ -178,11 +179,11 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
       } else {
         body += zero_decl(m, t, n + "_v");
       }
-      call += ", &" + n + "_v, brook_fpos";
+      call += ", &" + n + "_v, brook_fpos, brook_pos";
       stores += "  " + m.store_fn(t) + "(" + n + "_p, " + n + "_v);\n";
     } else {
       body += "  " + m.type_name(t) + " " + n + "_v = " + m.load_fn(t) + "(" + addr + ");\n";
-      call += ", " + n + "_v, " + vec4(ix);
+      call += ", " + n + "_v, " + vec4(ix) + ", " + ivec4(ix);
     }
   }
   body += "  " + call + ");\n" + stores;
@@ -205,8 +206,8 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
   std::string T = m.type_name(t), S = sz(t), ld = m.load_fn(t), st = m.store_fn(t);
   std::string xparams, xprep;
   std::vector<std::string> call_args(f.params.size());
-  call_args[static_cast<size_t>(plan.input_param)] = ", x, (float4)(0.0f)";
-  call_args[static_cast<size_t>(plan.reduce_param)] = ", &acc, (float4)(0.0f)";
+  call_args[static_cast<size_t>(plan.input_param)] = ", x, (float4)(0.0f), (int4)(0)";
+  call_args[static_cast<size_t>(plan.reduce_param)] = ", &acc, (float4)(0.0f), (int4)(0)";
   for (const PlanArg& a : plan.extra) {
     std::string n = "a" + std::to_string(a.param);
     Extra x = extra_arg(a, *f.params.at(static_cast<size_t>(a.param)), m, n);
@@ -214,12 +215,12 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
     xprep += x.prep;
     call_args.at(static_cast<size_t>(a.param)) = x.call;
   }
-  std::string call = "    " + fn + "(brook_pos, brook_pbuf";
+  std::string call = "    " + fn + "(brook_pos, brook_pbuf, brook_stop";
   for (const std::string& c : call_args) call += c;
   call += ");\n";
   bool one_d = canonical_extents(plan.input.extents).size() == 1;
   std::string first =
-      "__kernel void brook_reduce_first(__global uint* brook_pbuf, __global const uchar* src, long base,"
+      "__kernel void brook_reduce_first(__global uint* brook_pbuf, volatile __global int* brook_stop, __global const uchar* src, long base,"
       " long4 ext, long4 str, long4 oext, long4 blk, long G, long nchunks, long B, __global uchar* dst" +
       xparams + ") {\n  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
       "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, B);\n";
@@ -243,7 +244,7 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
   first += "  " + st + "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n";
   m.add_function(first);
   m.add_function(
-      "__kernel void brook_reduce_next(__global uint* brook_pbuf, __global const uchar* src, long n,"
+      "__kernel void brook_reduce_next(__global uint* brook_pbuf, volatile __global int* brook_stop, __global const uchar* src, long n,"
       " long G, long nchunks, __global uchar* dst" + xparams + ") {\n"
       "  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
       "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, n);\n"
@@ -300,10 +301,11 @@ std::string gs_source(const GatherScatterPlan& plan, ClModule& m) {
       if (p->pkind == ParamKind::Input || p->pkind == ParamKind::Reduce) streams.push_back(p.get());
       else throw Unsupported{plan.loc, "'" + f.name + "' takes arguments a gather or scatter operator cannot pass"};
     if (streams.size() != 2) throw Unsupported{plan.loc, "'" + f.name + "' needs two stream parameters"};
-    std::string call = fn + "(brook_pos, brook_pbuf";
+    std::string call = fn + "(brook_pos, brook_pbuf, brook_stop";
     for (size_t i = 0; i < 2; ++i) {
       std::string v = "v" + std::to_string(i);
-      call += streams[i]->pkind == ParamKind::Reduce ? ", &" + v + ", (float4)(0.0f)" : ", " + v + ", (float4)(0.0f)";
+      call += streams[i]->pkind == ParamKind::Reduce ? ", &" + v + ", (float4)(0.0f), (int4)(0)"
+                                                    : ", " + v + ", (float4)(0.0f), (int4)(0)";
     }
     call += ");\n";
     int red = streams[0]->pkind == ParamKind::Reduce ? 0 : 1;
@@ -325,7 +327,7 @@ std::string gs_source(const GatherScatterPlan& plan, ClModule& m) {
     }
   }
   b += "    }\n  }\n";
-  m.add_function("__kernel void brook_gs(__global uint* brook_pbuf, __global uchar* vals, long vbase, long4 vext,"
+  m.add_function("__kernel void brook_gs(__global uint* brook_pbuf, volatile __global int* brook_stop, __global uchar* vals, long vbase, long4 vext,"
                  " long4 vstr, __global const uchar* idx, long ibase, long4 iext, long4 istr,"
                  " __global uchar* arr, long abase, long4 aext, long4 astr, long n, __global long* err) {\n" +
                  b + "}\n");

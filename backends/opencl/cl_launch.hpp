@@ -5,15 +5,22 @@
 // one opencl_backend.cpp sets.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "backends/opencl/cl_module.hpp"
+#include "backends/opencl/cl_variant.hpp"
 #include "backends/plan.hpp"
 
 namespace brook::opencl {
 
+// Every entry kernel that runs Brook code takes, after pbuf, `volatile
+// __global int* stop`: the host sets *stop to end kernels on an interrupt
+// (loops that may not end poll it, cl_printer.cpp).
+//
 // Map kernel `brook_map`. Arguments:
-//   __global uint* pbuf, long d0, d1, d2, d3 (domain extents, slowest first, 1-padded);
+//   __global uint* pbuf, volatile __global int* stop, long d0, d1, d2, d3 (domain extents, slowest first, 1-padded);
 //   per plan arg, in parameter order:
 //     Input/Iter: __global const uchar* buf, long base, long4 stride, long4 num, long4 den
 //     Output:     __global uchar* buf, long base, long4 stride
@@ -21,16 +28,14 @@ namespace brook::opencl {
 //     Constant:   a scalar by value (bool as uchar); anything else as a
 //                 __global const uchar* holding its C-layout bytes
 std::string map_key(const MapPlan& plan);
-// Whether every buffer of the launch is small enough for int index arithmetic.
-bool narrow_ok(const MapPlan& plan);
 std::string map_source(const MapPlan& plan, ClModule& m);
 
 // Reduction kernels over contiguous partials of the element type T:
-//   brook_reduce_first(pbuf, __global const uchar* src, long base, long4 ext, long4 stride,
+//   brook_reduce_first(pbuf, stop, __global const uchar* src, long base, long4 ext, long4 stride,
 //                      long4 oext, long4 block, long G, long nchunks, long B,
 //                      __global uchar* dst, <extras as in map>)
 //     item (j, o): folds block elements [j*G, min((j+1)*G, B)) of output o into dst[o*nchunks+j]
-//   brook_reduce_next(pbuf, __global const uchar* src, long n, long G, long nchunks,
+//   brook_reduce_next(pbuf, stop, __global const uchar* src, long n, long G, long nchunks,
 //                     __global uchar* dst, <extras>)
 //     item (j, o): folds src[o*n + [j*G, min((j+1)*G, n))] into dst[o*nchunks+j]
 //   brook_reduce_store(__global const uchar* src, __global uchar* out, long base, long4 ext, long4 stride)
@@ -41,7 +46,7 @@ std::string reduce_key(const ReducePlan& plan);
 std::string reduce_source(const ReducePlan& plan, ClModule& m);
 
 // streamGatherOp / streamScatterOp, one work-item in row-major order:
-//   brook_gs(pbuf, vals, long vbase, long4 vext, long4 vstr,
+//   brook_gs(pbuf, stop, vals, long vbase, long4 vext, long4 vstr,
 //            idx, long ibase, long4 iext, long4 istr,
 //            arr, long abase, long4 aext, long4 astr, long n, __global long* err)
 // aext/astr are the array's canonical dimensions, right-aligned. err[0] is
@@ -50,7 +55,5 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m);
 std::string gs_key(const GatherScatterPlan& plan);
 std::string gs_source(const GatherScatterPlan& plan, ClModule& m);
 
-// 'p' pinned to 0, 'i' identity, 's' scaled (num/den).
-char map_kind(const DimMap& m);
 
 }  // namespace brook::opencl

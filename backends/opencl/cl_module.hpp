@@ -52,6 +52,15 @@ class ClModule {
   // under 2 GiB: it halves the width of vectorised address math.
   bool narrow_index = false;
   bool uses_printf = false;
+  // Some loop polls the stop word (it may not end by itself): the host waits
+  // for such a launch at once, watching for Ctrl-C.
+  bool polls = false;
+  // Every extent of the launch is at most 2^24, so float positions are exact
+  // integers and the printer may use their int twins (cl_exact.cpp).
+  bool exact_positions = false;
+  // Gather indices (GatherExpr*, logical dimension) that provably stay inside
+  // their array at this launch (cl_bounds.hpp): printed without a clamp.
+  std::set<std::pair<const void*, int>> unclamped;
 
   // The whole translation unit.
   std::string source() const;

@@ -1,6 +1,8 @@
 #include "backends/opencl/cl_printer.hpp"
 
-#include <functional>
+#include "backends/opencl/cl_bounds.hpp"
+#include "backends/opencl/cl_definite.hpp"
+#include "backends/opencl/cl_walk.hpp"
 
 namespace brook::opencl {
 
@@ -11,104 +13,6 @@ namespace {
 std::string pad(int indent) { return std::string(static_cast<size_t>(indent) * 2, ' '); }
 
 const FuncDecl& definition_of(const FuncDecl& f) { return f.definition ? *f.definition : f; }
-
-// Visits every expression under a statement (pre-order), and every statement.
-void walk(const Stmt* s, const std::function<void(const Expr&)>& on_expr,
-          const std::function<void(const Stmt&)>& on_stmt);
-
-void walk_expr(const Expr* e, const std::function<void(const Expr&)>& f) {
-  if (!e) return;
-  f(*e);
-  switch (e->kind) {
-    case ExprKind::Unary: walk_expr(e->as<UnaryExpr>()->operand.get(), f); break;
-    case ExprKind::Binary:
-      walk_expr(e->as<BinaryExpr>()->lhs.get(), f);
-      walk_expr(e->as<BinaryExpr>()->rhs.get(), f);
-      break;
-    case ExprKind::Assign:
-      walk_expr(e->as<AssignExpr>()->lhs.get(), f);
-      walk_expr(e->as<AssignExpr>()->rhs.get(), f);
-      break;
-    case ExprKind::Conditional: {
-      auto* c = e->as<ConditionalExpr>();
-      walk_expr(c->cond.get(), f);
-      walk_expr(c->then_expr.get(), f);
-      walk_expr(c->else_expr.get(), f);
-      break;
-    }
-    case ExprKind::Comma:
-      walk_expr(e->as<CommaExpr>()->lhs.get(), f);
-      walk_expr(e->as<CommaExpr>()->rhs.get(), f);
-      break;
-    case ExprKind::Call:
-      for (auto& a : e->as<CallExpr>()->args) walk_expr(a.get(), f);
-      break;
-    case ExprKind::Construct:
-      for (auto& a : e->as<ConstructExpr>()->args) walk_expr(a.get(), f);
-      break;
-    case ExprKind::Cast: walk_expr(e->as<CastExpr>()->operand.get(), f); break;
-    case ExprKind::Index:
-      walk_expr(e->as<IndexExpr>()->base.get(), f);
-      walk_expr(e->as<IndexExpr>()->index.get(), f);
-      break;
-    case ExprKind::Gather:
-      walk_expr(e->as<GatherExpr>()->param.get(), f);
-      for (auto& a : e->as<GatherExpr>()->indices) walk_expr(a.get(), f);
-      break;
-    case ExprKind::Member: walk_expr(e->as<MemberExpr>()->base.get(), f); break;
-    case ExprKind::Swizzle: walk_expr(e->as<SwizzleExpr>()->base.get(), f); break;
-    case ExprKind::Indexof: break;  // a position, not a read of the stream's value
-    case ExprKind::InitList:
-      for (auto& a : e->as<InitListExpr>()->elems) walk_expr(a.get(), f);
-      break;
-    default: break;
-  }
-}
-
-void walk(const Stmt* s, const std::function<void(const Expr&)>& on_expr,
-          const std::function<void(const Stmt&)>& on_stmt) {
-  if (!s) return;
-  on_stmt(*s);
-  switch (s->kind) {
-    case StmtKind::Compound:
-      for (auto& b : s->as<CompoundStmt>()->body) walk(b.get(), on_expr, on_stmt);
-      break;
-    case StmtKind::Expr: walk_expr(s->as<ExprStmt>()->expr.get(), on_expr); break;
-    case StmtKind::Decl:
-      for (auto& d : s->as<DeclStmt>()->decls)
-        if (auto* v = d->as<VarDecl>()) walk_expr(v->init.get(), on_expr);
-      break;
-    case StmtKind::If: {
-      auto* i = s->as<IfStmt>();
-      walk_expr(i->cond.get(), on_expr);
-      walk(i->then_stmt.get(), on_expr, on_stmt);
-      walk(i->else_stmt.get(), on_expr, on_stmt);
-      break;
-    }
-    case StmtKind::For: {
-      auto* f = s->as<ForStmt>();
-      walk(f->init.get(), on_expr, on_stmt);
-      walk_expr(f->cond.get(), on_expr);
-      walk_expr(f->step.get(), on_expr);
-      walk(f->body.get(), on_expr, on_stmt);
-      break;
-    }
-    case StmtKind::While:
-      walk_expr(s->as<WhileStmt>()->cond.get(), on_expr);
-      walk(s->as<WhileStmt>()->body.get(), on_expr, on_stmt);
-      break;
-    case StmtKind::Do:
-      walk(s->as<DoStmt>()->body.get(), on_expr, on_stmt);
-      walk_expr(s->as<DoStmt>()->cond.get(), on_expr);
-      break;
-    case StmtKind::Switch:
-      walk_expr(s->as<SwitchStmt>()->cond.get(), on_expr);
-      walk(s->as<SwitchStmt>()->body.get(), on_expr, on_stmt);
-      break;
-    case StmtKind::Return: walk_expr(s->as<ReturnStmt>()->value.get(), on_expr); break;
-    default: break;
-  }
-}
 
 bool mentions(const Stmt* s, const Expr* e, const ParamDecl& p) {
   bool found = false;
@@ -154,17 +58,17 @@ std::string ClPrinter::function(const FuncDecl& decl) {
   const FuncDecl* saved = current_;
   current_ = &f;
   std::string sig = "static " + m_.type_name(f.return_type) + " " + name +
-                    "(int4 brook_pos, __global uint* brook_pbuf";
+                    "(int4 brook_pos, __global uint* brook_pbuf, volatile __global int* brook_stop";
   for (const auto& p : f.params) {
     std::string n = safe_name(p->name);
     switch (p->pkind) {
       case ParamKind::Input:
       case ParamKind::Iter:
-        sig += ", " + m_.type_name(p->type) + " " + n + ", float4 brook_ix_" + n;
+        sig += ", " + m_.type_name(p->type) + " " + n + ", float4 brook_ix_" + n + ", int4 brook_jx_" + n;
         break;
       case ParamKind::Out:
       case ParamKind::Reduce:
-        sig += ", __private " + m_.type_name(p->type) + "* " + n + ", float4 brook_ix_" + n;
+        sig += ", __private " + m_.type_name(p->type) + "* " + n + ", float4 brook_ix_" + n + ", int4 brook_jx_" + n;
         break;
       case ParamKind::Gather:
         sig += ", __global const uchar* " + n + ", brook_i4 brook_ge_" + n + ", brook_i4 brook_gs_" + n;
@@ -198,6 +102,8 @@ void ClPrinter::local_decl(const VarDecl& v, int indent, std::string& out) {
   } else if (v.type->is_scalar() || v.type->is_vector()) {
     // Locals start zeroed, as in the interpreter, so every backend prints alike.
     out += pad(indent) + decl + " = (" + m_.type_name(v.type) + ")(0);\n";
+  } else if (no_zero_.count(&v)) {
+    out += pad(indent) + decl + ";  // every element is written before it is read\n";
   } else {
     m_.helper("brook_zero", [] {
       return "static void brook_zero(__private uchar* p, ulong n) {\n"
@@ -229,14 +135,39 @@ std::string ClPrinter::init_list(const Expr& e, const Type* t) {
   return s + "}";
 }
 
+// Loops that may not end check the host's stop word once per iteration, so
+// an interrupt ends even `while (true) {}` (the backend then discards the
+// launch). A `volatile __global` read sees the host's store on PoCL's CPU
+// device, where the word is host memory (CL_MEM_USE_HOST_PTR); a discrete GPU
+// would need the buffer in host-visible memory for the same guarantee.
+void ClPrinter::loop_body(const Stmt& body, int indent, bool poll, std::string& out) {
+  if (!poll) {
+    stmt(body, indent + (body.kind != StmtKind::Compound), out);
+    return;
+  }
+  m_.polls = true;
+  out += pad(indent) + "{\n" + pad(indent + 1) + "if (*brook_stop) break;\n";
+  stmt(body, indent + 1, out);
+  out += pad(indent) + "}\n";
+}
+
 void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
   if (s.kind != StmtKind::Compound && s.loc.valid()) out += m_.mark_line(s.loc);
   switch (s.kind) {
-    case StmtKind::Compound:
+    case StmtKind::Compound: {
       out += pad(indent) + "{\n";
-      for (const StmtPtr& b : s.as<CompoundStmt>()->body) stmt(*b, indent + 1, out);
+      const std::vector<StmtPtr>& body = s.as<CompoundStmt>()->body;
+      for (size_t i = 0; i < body.size(); ++i) {
+        if (auto* d = body[i]->as<DeclStmt>())
+          for (const DeclPtr& decl : d->decls)
+            if (auto* v = decl->as<VarDecl>(); v && !v->init && v->type && v->type->is_array() &&
+                                               written_before_read(*v, std::span(body).subspan(i + 1)))
+              no_zero_.insert(v);
+        stmt(*body[i], indent + 1, out);
+      }
       out += pad(indent) + "}\n";
       break;
+    }
     case StmtKind::Expr:
       out += pad(indent) + expr(*s.as<ExprStmt>()->expr) + ";\n";
       break;
@@ -264,20 +195,21 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
       if (f->init) stmt(*f->init, indent + 1, out);
       out += pad(indent + 1) + "for (; " + (f->cond ? expr(*f->cond) : "1") + "; " +
              (f->step ? expr(*f->step) : "") + ")\n";
-      stmt(*f->body, indent + 1 + (f->body->kind != StmtKind::Compound), out);
+      // A counted loop ends on its own; polling would stop PoCL unrolling it.
+      loop_body(*f->body, indent + 1, !counted_loop(*f), out);
       out += pad(indent) + "}\n";
       break;
     }
     case StmtKind::While: {
       auto* w = s.as<WhileStmt>();
       out += pad(indent) + "while (" + expr(*w->cond) + ")\n";
-      stmt(*w->body, indent + (w->body->kind != StmtKind::Compound), out);
+      loop_body(*w->body, indent, true, out);
       break;
     }
     case StmtKind::Do: {
       auto* d = s.as<DoStmt>();
       out += pad(indent) + "do\n";
-      stmt(*d->body, indent + (d->body->kind != StmtKind::Compound), out);
+      loop_body(*d->body, indent, true, out);
       out += pad(indent) + "while (" + expr(*d->cond) + ");\n";
       break;
     }

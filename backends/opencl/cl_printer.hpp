@@ -6,16 +6,19 @@
 //
 // Calling convention of a printed Brook kernel or reduce function
 // `brook_k_NAME`:
-//   (int4 brook_pos, __global uint* brook_pbuf, per parameter:
-//      input/iter  T x, float4 brook_ix_x        (value, indexof)
-//      out/reduce  __private T* x, float4 brook_ix_x
+//   (int4 brook_pos, __global uint* brook_pbuf, volatile __global int* brook_stop, per parameter:
+//      input/iter  T x, float4 brook_ix_x, int4 brook_jx_x   (value, indexof, the same as ints)
+//      out/reduce  __private T* x, float4 brook_ix_x, int4 brook_jx_x
 //      constant    T x
 //      gather      __global const uchar* x, long4 brook_ge_x, long4 brook_gs_x
 //                  (element base, extents and strides of its logical dimensions))
 // brook_pos is the invocation's position (x = last dimension), the value of
-// instance(); brook_pbuf receives printf records.
+// instance(); brook_pbuf receives printf records; loops that may not end
+// leave when the host sets *brook_stop (an interrupt).
 #pragma once
 
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,6 +45,7 @@ class ClPrinter {
   // Statements (cl_printer.cpp)
   void stmt(const ast::Stmt& s, int indent, std::string& out);
   void local_decl(const ast::VarDecl& v, int indent, std::string& out);
+  void loop_body(const ast::Stmt& body, int indent, bool poll, std::string& out);
   std::string init_list(const ast::Expr& e, const Type* t);
 
   // Expressions (cl_printer_expr.cpp)
@@ -65,6 +69,17 @@ class ClPrinter {
   std::string convert(const std::string& text, const Type* from, const Type* to);
 
  private:
+  // Integral positions (cl_exact.cpp): int texts for float expressions that
+  // are exact integers under ClModule::exact_positions, or nullopt.
+  std::optional<std::string> position(const ast::Expr& e, int comp, int depth);
+  std::optional<std::string> integral(const ast::Expr& e, int comp, int depth);
+  // Component `comp` of a float gather index as a long, when it provably
+  // selects the same element as floor(f + 0.25) would.
+  std::optional<std::string> exact_index(const ast::Expr& e, int comp);
+  // `(int)P` for an exact position P.
+  std::optional<std::string> exact_int_cast(const ast::CastExpr& e);
+  bool never_assigned(const ast::VarDecl& v);
+
   // Builtins (cl_builtins.cpp)
   std::string builtin(const ast::CallExpr& e);
   std::string componentwise(const std::string& fname, const Type* result,
@@ -75,6 +90,8 @@ class ClPrinter {
   ClModule& m_;
   const ast::FuncDecl* current_ = nullptr;
   std::set<const ast::FuncDecl*> in_progress_;
+  std::map<const ast::VarDecl*, bool> assigned_;
+  std::set<const ast::VarDecl*> no_zero_;  // arrays written in full before any read
 };
 
 }  // namespace brook::opencl

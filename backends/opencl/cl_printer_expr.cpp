@@ -144,6 +144,7 @@ std::string ClPrinter::assign(const AssignExpr& e) {
 }
 
 std::string ClPrinter::cast(const CastExpr& e) {
+  if (auto exact = exact_int_cast(e)) return *exact;
   std::string x = expr(*e.operand);
   const Type* from = e.operand->type;
   switch (e.cast) {
@@ -172,11 +173,11 @@ std::string ClPrinter::gather_index_helper(const Type* t) {
     if (!t->is_floating()) {
       return head + "long i = (long)f; return (brook_i)(i < 0 ? 0 : (i >= n ? n - 1 : i)); }\n";
     }
-    // floor(f + 0.25) then clamp: below 0 truncation and floor clamp alike, so
-    // the conversion truncates (no libm floor, which PoCL does not vectorise);
-    // capping at n first keeps huge values out of the int conversion.
-    return head + S + " t = f + (" + S + ")0.25; t = t < (" + S + ")n ? t : (" + S +
-           ")n; return clamp((brook_i)t, (brook_i)0, n - 1); }\n";
+    // floor(f + 0.25) then clamp: raising to 0 first makes floor a truncation
+    // (no libm floor, which PoCL does not vectorise) and sends NaN to 0 as the
+    // interpreter does; capping at n keeps huge values out of the conversion.
+    return head + S + " t = f + (" + S + ")0.25; t = t > (" + S + ")0 ? t : (" + S + ")0; t = t < (" + S +
+           ")n ? t : (" + S + ")n; return min((brook_i)t, n - 1); }\n";
   });
 }
 
@@ -187,8 +188,24 @@ std::string ClPrinter::gather(const GatherExpr& e) {
   int rank = p->gather_rank > 0 ? p->gather_rank : 1;
   // The index expressions, slowest dimension first.
   std::vector<std::pair<std::string, const Type*>> idx;
+  // An index known to be an exact integer clamps as one (cl_exact.cpp).
+  auto exact = [&](const Expr& ix, int comp) -> std::optional<std::string> {
+    auto text = exact_index(ix, comp);
+    if (!text) return std::nullopt;
+    m_.helper("brook_gl", [] {
+      return "static brook_i brook_gl(long i, brook_i n) { return (brook_i)clamp(i, (long)0, (long)n - 1); }\n";
+    });
+    return text;
+  };
   if (e.indices.size() == 1 && e.indices[0]->type->is_vector()) {
     const Type* v = e.indices[0]->type;
+    std::optional<std::string> col = exact(*e.indices[0], 0), row = rank == 1 ? std::string() : exact(*e.indices[0], 1);
+    if (col && row) {
+      std::string off = rank == 1 ? "brook_gl(" + *col + ", brook_ge_" + g + ".s0)"
+                                  : "brook_gl(" + *row + ", brook_ge_" + g + ".s0) * brook_gs_" + g +
+                                        ".s0 + brook_gl(" + *col + ", brook_ge_" + g + ".s1)";
+      return m_.load_fn(e.type) + "(" + g + " + (" + off + ") * " + std::to_string(e.type->size) + ")";
+    }
     std::string V = m_.type_name(v);
     std::string name = "brook_gv_" + V + "_r" + std::to_string(rank);
     std::string gi = gather_index_helper(v->elem);
@@ -209,9 +226,14 @@ std::string ClPrinter::gather(const GatherExpr& e) {
   std::string off;
   for (size_t k = 0; k < e.indices.size() && k < 4; ++k) {
     const Type* t = e.indices[k]->type;
-    std::string gi = gather_index_helper(t);
     std::string c = ".s" + std::to_string(k);
-    off += (k ? " + " : "") + gi + "(" + expr(*e.indices[k]) + ", brook_ge_" + g + c + ")";
+    if (m_.unclamped.count({&e, static_cast<int>(k)})) {
+      off += std::string(k ? " + " : "") + "(brook_i)(" + expr(*e.indices[k]) + ")";
+    } else if (auto x = exact(*e.indices[k], 0)) {
+      off += (k ? " + brook_gl(" : "brook_gl(") + *x + ", brook_ge_" + g + c + ")";
+    } else {
+      off += (k ? " + " : "") + gather_index_helper(t) + "(" + expr(*e.indices[k]) + ", brook_ge_" + g + c + ")";
+    }
     if (k + 1 != static_cast<size_t>(rank)) off += " * brook_gs_" + g + c;
   }
   return m_.load_fn(e.type) + "(" + g + " + (" + off + ") * " + std::to_string(e.type->size) + ")";
@@ -223,7 +245,7 @@ std::string ClPrinter::kernel_call(const CallExpr& e) {
   if (callee.fkind != FuncKind::Kernel)
     throw Unsupported{e.loc, "'" + e.callee + "' cannot be called inside a kernel"};
   std::string name = function(callee);
-  std::string s = name + "(brook_pos, brook_pbuf";
+  std::string s = name + "(brook_pos, brook_pbuf, brook_stop";
   std::string pos_index = "convert_float4(brook_pos)";
   for (size_t i = 0; i < callee.params.size() && i < e.args.size(); ++i) {
     const ParamDecl& p = *callee.params[i];
@@ -232,6 +254,7 @@ std::string ClPrinter::kernel_call(const CallExpr& e) {
     bool caller_stream = ap && (ap->pkind == ParamKind::Input || ap->pkind == ParamKind::Iter ||
                                 ap->pkind == ParamKind::Out || ap->pkind == ParamKind::Reduce);
     std::string ix = caller_stream ? "brook_ix_" + safe_name(ap->name) : pos_index;
+    ix += caller_stream ? ", brook_jx_" + safe_name(ap->name) : std::string(", brook_pos");
     switch (p.pkind) {
       case ParamKind::Input:
       case ParamKind::Iter:

@@ -111,6 +111,10 @@ cl::Program& ClRuntime::program(const std::string& source) {
   char name[40];
   std::snprintf(name, sizeof name, "%016llx.bin",
                 static_cast<unsigned long long>(fnv1a(source, fnv1a(ident))));
+  // BROOK_OPENCL_DUMP=DIR: every generated program lands in DIR/<hash>.cl (for reading what PoCL gets).
+  if (const char* dump = std::getenv("BROOK_OPENCL_DUMP"); dump && *dump) {
+    std::ofstream(std::filesystem::path(dump) / (std::string(name, 16) + ".cl")) << source;
+  }
   std::filesystem::path cached = use_disk_cache_ ? std::filesystem::path(cache_dir_) / name : std::filesystem::path();
   cl::Program program;
   bool built = false;

@@ -40,6 +40,7 @@ class ClRuntime {
 
   // A built program for `source` (compiled once per runtime, and loaded from
   // the disk cache when an earlier process built it). Throws BuildError.
+  // With BROOK_OPENCL_DUMP=DIR set, each new source is also written to DIR.
   cl::Program& program(const std::string& source);
 
   // Builds that hit the disk cache / compiled from source, and their total ms.

@@ -11,6 +11,7 @@
 #include <map>
 #include <regex>
 
+#include "backends/opencl/cl_interrupt.hpp"
 #include "backends/opencl/cl_launch.hpp"
 #include "backends/opencl/cl_printf.hpp"
 #include "backends/opencl/cl_runtime.hpp"
@@ -74,7 +75,8 @@ struct ArgSetter {
 
 class OpenCLBackend final : public Backend {
  public:
-  explicit OpenCLBackend(const OpenCLOptions& o) : rt_(o.device, o.use_disk_cache), sink_(o.output) {}
+  explicit OpenCLBackend(const OpenCLOptions& o)
+      : rt_(o.device, o.use_disk_cache), sink_(o.output), interrupt_(rt_.context()) {}
 
   std::string_view name() const override { return "opencl"; }
 
@@ -211,8 +213,23 @@ class OpenCLBackend final : public Backend {
 
   void copy_view(const StreamView& view, std::byte* host, size_t host_size, bool to_device);
 
+  // Waits for `e`, the queue's latest command (so everything before it too),
+  // watching for Ctrl-C (cl_interrupt.hpp).
+  void wait_for(cl::Event& e) {
+    pending_ = cl::Event();
+    interrupt_.wait(rt_.queue(), e);
+  }
+  // Waits for a launch still running, before the host blocks on the queue.
+  void settle() {
+    if (!pending_()) return;
+    cl::Event e = pending_;
+    wait_for(e);
+  }
+
   ClRuntime rt_;
   OutputSink sink_;
+  opencl::ClInterrupt interrupt_;
+  cl::Event pending_;  // the latest launch, when nobody has waited for it
   std::map<StorageId, Storage> buffers_;
   StorageId next_ = 1;
   std::map<std::string, Compiled> compiled_;
@@ -223,6 +240,11 @@ class OpenCLBackend final : public Backend {
 
 void OpenCLBackend::copy_view(const StreamView& view, std::byte* host, size_t host_size, bool to_device) {
   Storage& s = storage(view.storage, {});
+  try {
+    settle();
+  } catch (const cl::Error& e) {
+    throw PlanError{{}, failure("running a kernel", e)};
+  }
   const uint64_t esize = view.elem ? view.elem->size : 0;
   const uint64_t total = static_cast<uint64_t>(element_count(view.extents)) * esize;
   if (host_size < total) throw PlanError{{}, "host buffer smaller than the stream view"};
@@ -257,38 +279,18 @@ void OpenCLBackend::copy_view(const StreamView& view, std::byte* host, size_t ho
   }
 }
 
-// Extents and strides of a gather argument's logical dimensions (the gather
-// parameter's rank): the view's canonical dimensions, with contiguous leading
-// dimensions folded or missing ones added as extent 1.
+// Extents and strides of a gather argument's logical dimensions (cl_variant.hpp's gather_shape).
 void gather_dims(const Extents& view_ext, const Extents& stream_ext, const Extents& offset, int rank,
                  SourceLoc loc, int64_t& base, cl_long4& ext, cl_long4& str) {
-  std::vector<int64_t> strides = strides_of(stream_ext);
-  base = 0;
-  for (size_t d = 0; d < offset.size(); ++d) base += offset[d] * strides[d];
-  Extents e = view_ext;
-  std::vector<int64_t> s = strides;
-  while (e.size() > 1 && e[0] == 1) {
-    e.erase(e.begin());
-    s.erase(s.begin());
+  std::optional<opencl::GatherShape> g = opencl::gather_shape(view_ext, stream_ext, offset, rank);
+  if (!g) {
+    throw PlanError{loc, "a " + std::to_string(std::max(rank, 1)) + "-D gather of this " +
+                             std::to_string(canonical_extents(view_ext).size()) +
+                             "-D view is not supported by the OpenCL backend"};
   }
-  if (rank < 1) rank = 1;
-  while (static_cast<int>(e.size()) > rank) {
-    // Fold the first two dimensions: only when the second spans its whole stream dimension.
-    size_t full = stream_ext.size() - e.size() + 1;
-    if (full >= stream_ext.size() || e[1] != stream_ext[full]) {
-      throw PlanError{loc, "a " + std::to_string(rank) + "-D gather of this " + std::to_string(e.size()) +
-                               "-D view is not supported by the OpenCL backend"};
-    }
-    e[1] *= e[0];
-    e.erase(e.begin());
-    s.erase(s.begin());
-  }
-  while (static_cast<int>(e.size()) < rank) {
-    e.insert(e.begin(), 1);
-    s.insert(s.begin(), 0);
-  }
-  ext = left4(e, 1);
-  str = left4(s, 0);
+  base = g->base;
+  ext = left4(g->ext, 1);
+  str = left4(g->str, 0);
 }
 
 // Sets the kernel arguments of a constant or gather (cl_launch.hpp's layout);
@@ -349,6 +351,7 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
       return f != snapshot.end() ? f->second : storage(id, plan.loc).buffer;
     };
     set(printf_buffer());
+    set(interrupt_.stop_buffer());
     std::vector<int64_t> dom = plan.domain;
     for (size_t i = 0; i < 4; ++i) set(static_cast<cl_long>(i < dom.size() ? dom[i] : 1));
     for (const PlanArg& a : plan.args) {
@@ -375,12 +378,19 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
     begin_printf(c);
     cl::NDRange range;
     const size_t R = dom.size();
-    if (R == 1) range = cl::NDRange(dom[0]);
+    if (R == 1 || opencl::flat_ok(plan)) range = cl::NDRange(static_cast<size_t>(element_count(dom)));
     else if (R == 2) range = cl::NDRange(dom[1], dom[0]);
     else if (R == 3) range = cl::NDRange(dom[2], dom[1], dom[0]);
     else range = cl::NDRange(dom[3], dom[2], dom[0] * dom[1]);
-    if (element_count(dom) > 0) rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, cl::NullRange);
-    if (!keep.empty() || !snapshot.empty()) rt_.queue().finish();
+    if (element_count(dom) > 0) {
+      cl::Event done;
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, cl::NullRange, nullptr, &done);
+      // A kernel that may loop forever is waited for here, so Ctrl-C ends
+      // this call; any other runs on while the host goes on (the next
+      // blocking step settles it), as the bench's chains of launches want.
+      if (c.module->polls || c.module->uses_printf || !keep.empty() || !snapshot.empty()) wait_for(done);
+      else pending_ = done;
+    }
     end_printf(c);
   } catch (const cl::Error& e) {
     throw PlanError{plan.loc, failure("running kernel '" + k.name + "'", e)};
@@ -412,11 +422,13 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     auto group = [](int64_t n) { return n <= 256 ? n : std::max<int64_t>(64, (n + 1023) / 1024); };
     int64_t G = group(B), chunks = (B + G - 1) / G;
     cl::Buffer cur(rt_.context(), CL_MEM_READ_WRITE, static_cast<size_t>(nout * chunks) * S);
+    cl::Event last;  // the latest pass: the host waits for it, watching for Ctrl-C
     begin_printf(c);
     {
       cl::Kernel& kern = c.kernel("brook_reduce_first");
       ArgSetter set{kern};
       set(printf_buffer());
+      set(interrupt_.stop_buffer());
       set(storage(in.storage, plan.loc).buffer);
       set(static_cast<cl_long>(base_of(in)));
       set(right4(in.extents, 1));
@@ -428,7 +440,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       set(static_cast<cl_long>(B));
       set(cur);
       extras(set);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange);
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange, nullptr, &last);
     }
     // Each pass folds consecutive partials in order: operands never swap.
     while (chunks > 1) {
@@ -439,13 +451,14 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       cl::Kernel& kern = c.kernel("brook_reduce_next");
       ArgSetter set{kern};
       set(printf_buffer());
+      set(interrupt_.stop_buffer());
       set(cur);
       set(static_cast<cl_long>(n));
       set(static_cast<cl_long>(G));
       set(static_cast<cl_long>(chunks));
       set(next);
       extras(set);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange);
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange, nullptr, &last);
       cur = next;
     }
     if (plan.to_stream) {
@@ -457,11 +470,13 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       set(static_cast<cl_long>(base_of(out)));
       set(right4(out.extents, 1));
       set(right4(strides_of(out.stream_extents), 0));
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(nout), cl::NullRange);
-      if (!keep.empty()) rt_.queue().finish();
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(nout), cl::NullRange, nullptr, &last);
+      wait_for(last);
     } else {
       if (result.size() < S) throw PlanError{plan.loc, "the reduction's host value is too small"};
-      rt_.queue().enqueueReadBuffer(cur, CL_TRUE, 0, S, result.data());
+      // One wait covers the passes and the read (an in-order queue).
+      rt_.queue().enqueueReadBuffer(cur, CL_FALSE, 0, S, result.data(), nullptr, &last);
+      wait_for(last);
     }
     end_printf(c);
   } catch (const cl::Error& e) {
@@ -475,6 +490,7 @@ void OpenCLBackend::run_gather_scatter(const GatherScatterPlan& plan) {
     cl::Kernel& kern = c.kernel("brook_gs");
     ArgSetter set{kern};
     set(printf_buffer());
+    set(interrupt_.stop_buffer());
     for (const StreamView* v : {&plan.values, &plan.index}) {
       set(storage(v->storage, plan.loc).buffer);
       set(static_cast<cl_long>(base_of(*v)));
@@ -495,7 +511,9 @@ void OpenCLBackend::run_gather_scatter(const GatherScatterPlan& plan) {
     cl::Buffer err = host_buffer(&minus_one, sizeof minus_one);
     set(err);
     begin_printf(c);
-    rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(1), cl::NullRange);
+    cl::Event done;
+    rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &done);
+    wait_for(done);
     cl_long bad = -1;
     rt_.queue().enqueueReadBuffer(err, CL_TRUE, 0, sizeof bad, &bad);
     end_printf(c);

@@ -1,14 +1,20 @@
 // brook_opencl_bench: the OpenCL backend against hand-written OpenCL C
 // (bench/opencl/*.cl) on the same workloads, sizes and runtime (PoCL).
 // Prints one row per workload: kernel time of each (best of several rounds,
-// after a warm-up launch), their ratio, and the backend's build time apart.
+// the two sides' rounds alternating, after a warm-up launch), their ratio,
+// the median ratio of paired rounds, and the backend's build time apart (first launch, compile included; cold
+// only when the PoCL and brook caches are empty or BROOK_CACHE=0).
 //
 //   brook_opencl_bench [workload…]        (default: all)
+//   BROOK_BENCH_ROUNDS=N                  rounds per side (default 15)
+//   BROOK_BENCH_CLOCK=cpu                 process CPU time instead of wall time
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -29,16 +35,52 @@ double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-// Best mean time of `rounds` rounds of `reps` calls of f, then sync().
-double best_ms(const std::function<void()>& f, const std::function<void()>& sync, int reps, int rounds = 5) {
-  double best = 1e300;
-  for (int r = 0; r < rounds; ++r) {
-    auto t = Clock::now();
-    for (int i = 0; i < reps; ++i) f();
-    sync();
-    best = std::min(best, ms_since(t) / reps);
+// One side of a comparison: `reps` calls of run, then sync() waits for the device.
+struct Side {
+  std::function<void()> run, sync;
+  int reps;
+};
+
+// Mean ms per call of one round of a side.
+int g_rounds = 15;
+// CPU time of the whole process (PoCL's worker threads included) instead of
+// wall time: steadier when other jobs share the machine, for A/B experiments.
+bool g_cpu_clock = false;
+
+double cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+}
+
+double round_ms(const Side& s) {
+  auto t = Clock::now();
+  double c = cpu_ms();
+  for (int i = 0; i < s.reps; ++i) s.run();
+  s.sync();
+  return (g_cpu_clock ? cpu_ms() - c : ms_since(t)) / s.reps;
+}
+
+// Rounds of the backend and the baseline alternate, so both see the same load
+// on a shared machine. Each side reports its best round; `paired` is the
+// median over rounds of backend / baseline, each round against the baseline
+// round right after it (robust when the machine's free cores change mid-run).
+struct Race {
+  double brook_ms = 1e300, hand_ms = 1e300, paired = 0;
+};
+
+Race race(const Side& brook, const Side& hand) {
+  Race r;
+  std::vector<double> ratios;
+  for (int i = 0; i < g_rounds; ++i) {
+    double b = round_ms(brook), h = round_ms(hand);
+    r.brook_ms = std::min(r.brook_ms, b);
+    r.hand_ms = std::min(r.hand_ms, h);
+    ratios.push_back(b / h);
   }
-  return best;
+  std::sort(ratios.begin(), ratios.end());
+  r.paired = ratios[ratios.size() / 2];
+  return r;
 }
 
 std::string read_file(const std::string& path) {
@@ -113,7 +155,12 @@ struct Hand {
 
 struct Row {
   std::string name, size;
-  double brook_ms = 0, hand_ms = 0, build_ms = 0;
+  double brook_ms = 0, hand_ms = 0, paired = 0, build_ms = 0;
+  void take(const Race& r) {
+    brook_ms = r.brook_ms;
+    hand_ms = r.hand_ms;
+    paired = r.paired;
+  }
 };
 
 std::string dir;
@@ -135,13 +182,13 @@ Row saxpy() {
   b.be->run_map(Scheduler::plan_map(b.fn("saxpy"), args, {}));
   b.sync(args[3]);
   row.build_ms = ms_since(t);
-  row.brook_ms = best_ms([&] { b.be->run_map(Scheduler::plan_map(b.fn("saxpy"), args, {})); }, [&] { b.sync(args[3]); }, 10);
+  Side brook_side{[&] { b.be->run_map(Scheduler::plan_map(b.fn("saxpy"), args, {})); }, [&] { b.sync(args[3]); }, 10};
   Hand h(dir + "/bench/opencl/saxpy.cl");
   cl::Buffer bx = h.buffer(n * 4, x.data()), by = h.buffer(n * 4, y.data()), br = h.buffer(n * 4);
   cl::Kernel k(h.program, "saxpy");
   k.setArg(0, 2.5f); k.setArg(1, bx); k.setArg(2, by); k.setArg(3, br);
   h.run(k, cl::NDRange(n)); h.sync();
-  row.hand_ms = best_ms([&] { h.run(k, cl::NDRange(n)); }, [&] { h.sync(); }, 10);
+  row.take(race(brook_side, Side{[&] { h.run(k, cl::NDRange(n)); }, [&] { h.sync(); }, 10}));
   return row;
 }
 
@@ -157,7 +204,7 @@ Row sum() {
   auto t = Clock::now();
   once();
   row.build_ms = ms_since(t);
-  row.brook_ms = best_ms(once, [] {}, 10);
+  Side brook_side{once, [] {}, 10};
   Hand h(dir + "/bench/opencl/sum.cl");
   const long chunk = 1024, parts = n / chunk;
   cl::Buffer bx = h.buffer(n * 4, x.data()), bp = h.buffer(parts * 4), bt = h.buffer(4);
@@ -171,7 +218,7 @@ Row sum() {
     h.rt.queue().enqueueReadBuffer(bt, CL_TRUE, 0, 4, &hand);
   };
   hand_once();
-  row.hand_ms = best_ms(hand_once, [] {}, 10);
+  row.take(race(brook_side, Side{hand_once, [] {}, 10}));
   return row;
 }
 
@@ -187,13 +234,13 @@ Row blur() {
   once();
   b.sync(args[1]);
   row.build_ms = ms_since(t);
-  row.brook_ms = best_ms(once, [&] { b.sync(args[1]); }, 5);
+  Side brook_side{once, [&] { b.sync(args[1]); }, 5};
   Hand h(dir + "/bench/opencl/blur3x3.cl");
   cl::Buffer bi = h.buffer(n * 4, img.data()), bo = h.buffer(n * 4);
   cl::Kernel k(h.program, "blur3x3");
   k.setArg(0, bi); k.setArg(1, w); k.setArg(2, hgt); k.setArg(3, bo);
   h.run(k, cl::NDRange(w, hgt)); h.sync();
-  row.hand_ms = best_ms([&] { h.run(k, cl::NDRange(w, hgt)); }, [&] { h.sync(); }, 5);
+  row.take(race(brook_side, Side{[&] { h.run(k, cl::NDRange(w, hgt)); }, [&] { h.sync(); }, 5}));
   return row;
 }
 
@@ -215,13 +262,13 @@ Row mandelbrot() {
   once();
   b.sync(args[2]);
   row.build_ms = ms_since(t);
-  row.brook_ms = best_ms(once, [&] { b.sync(args[2]); }, 3);
+  Side brook_side{once, [&] { b.sync(args[2]); }, 3};
   Hand h(dir + "/bench/opencl/mandelbrot.cl");
   cl::Buffer bc = h.buffer(n * 8, c.data()), bo = h.buffer(n * 4);
   cl::Kernel k(h.program, "escape_time");
   k.setArg(0, bc); k.setArg(1, 64); k.setArg(2, bo);
   h.run(k, cl::NDRange(n)); h.sync();
-  row.hand_ms = best_ms([&] { h.run(k, cl::NDRange(n)); }, [&] { h.sync(); }, 3);
+  row.take(race(brook_side, Side{[&] { h.run(k, cl::NDRange(n)); }, [&] { h.sync(); }, 3}));
   return row;
 }
 
@@ -241,7 +288,7 @@ Row sgemm() {
   once();
   b.sync(args[6]);
   row.build_ms = ms_since(t);
-  row.brook_ms = best_ms(once, [&] { b.sync(args[6]); }, 3);
+  Side brook_side{once, [&] { b.sync(args[6]); }, 3};
   Hand h(dir + "/bench/opencl/sgemm.cl");
   cl::Buffer ba = h.buffer(a.size() * 4, a.data()), bb = h.buffer(bm.size() * 4, bm.data()),
              bc = h.buffer(c.size() * 4, c.data()), bo = h.buffer(c.size() * 4);
@@ -249,7 +296,7 @@ Row sgemm() {
   k.setArg(0, ba); k.setArg(1, bb); k.setArg(2, bc); k.setArg(3, m); k.setArg(4, kk); k.setArg(5, n);
   k.setArg(6, 1.5f); k.setArg(7, 0.5f); k.setArg(8, bo);
   h.run(k, cl::NDRange(n, m)); h.sync();
-  row.hand_ms = best_ms([&] { h.run(k, cl::NDRange(n, m)); }, [&] { h.sync(); }, 3);
+  row.take(race(brook_side, Side{[&] { h.run(k, cl::NDRange(n, m)); }, [&] { h.sync(); }, 3}));
   return row;
 }
 
@@ -267,7 +314,7 @@ Row black_scholes() {
   once();
   b.sync(args[5]);
   row.build_ms = ms_since(t0);
-  row.brook_ms = best_ms(once, [&] { b.sync(args[5]); }, 5);
+  Side brook_side{once, [&] { b.sync(args[5]); }, 5};
   Hand h(dir + "/bench/opencl/black_scholes.cl");
   cl::Buffer bs = h.buffer(n * 4, s.data()), bx = h.buffer(n * 4, x.data()), bt = h.buffer(n * 4, t.data()),
              bcall = h.buffer(n * 4), bput = h.buffer(n * 4);
@@ -275,7 +322,7 @@ Row black_scholes() {
   k.setArg(0, bs); k.setArg(1, bx); k.setArg(2, bt); k.setArg(3, 0.02f); k.setArg(4, 0.3f);
   k.setArg(5, bcall); k.setArg(6, bput);
   h.run(k, cl::NDRange(n)); h.sync();
-  row.hand_ms = best_ms([&] { h.run(k, cl::NDRange(n)); }, [&] { h.sync(); }, 5);
+  row.take(race(brook_side, Side{[&] { h.run(k, cl::NDRange(n)); }, [&] { h.sync(); }, 5}));
   return row;
 }
 
@@ -291,13 +338,13 @@ Row invert_grey() {
   once();
   b.sync(args[1]);
   row.build_ms = ms_since(t);
-  row.brook_ms = best_ms(once, [&] { b.sync(args[1]); }, 10);
+  Side brook_side{once, [&] { b.sync(args[1]); }, 10};
   Hand h(dir + "/bench/opencl/invert_grey.cl");
   cl::Buffer bi = h.buffer(px.size(), px.data()), bo = h.buffer(px.size());
   cl::Kernel k(h.program, "invert");
   k.setArg(0, bi); k.setArg(1, bo);
   h.run(k, cl::NDRange(n)); h.sync();
-  row.hand_ms = best_ms([&] { h.run(k, cl::NDRange(n)); }, [&] { h.sync(); }, 10);
+  row.take(race(brook_side, Side{[&] { h.run(k, cl::NDRange(n)); }, [&] { h.sync(); }, 10}));
   return row;
 }
 
@@ -320,7 +367,7 @@ Row winograd() {
   once();
   b.sync(args[3]);
   row.build_ms = ms_since(t);
-  row.brook_ms = best_ms(once, [&] { b.sync(args[3]); }, 3);
+  Side brook_side{once, [&] { b.sync(args[3]); }, 3};
   Hand h(dir + "/bench/opencl/winograd.cl");
   size_t out_bytes = 16 * static_cast<size_t>(tiles * tiles);
   cl::Buffer bi = h.buffer(input.size() * 4, input.data()), bf = h.buffer(filter.size() * 4, filter.data());
@@ -330,7 +377,7 @@ Row winograd() {
   k.setArg(0, bi); k.setArg(1, in_w); k.setArg(2, bf); k.setArg(3, cb);
   k.setArg(4, o1); k.setArg(5, o2); k.setArg(6, o3); k.setArg(7, o4); k.setArg(8, tiles);
   h.run(k, cl::NDRange(tiles, tiles)); h.sync();
-  row.hand_ms = best_ms([&] { h.run(k, cl::NDRange(tiles, tiles)); }, [&] { h.sync(); }, 3);
+  row.take(race(brook_side, Side{[&] { h.run(k, cl::NDRange(tiles, tiles)); }, [&] { h.sync(); }, 3}));
   return row;
 }
 
@@ -354,7 +401,7 @@ Row sgm_path() {
   once();
   b.sync(cost);
   row.build_ms = ms_since(t);
-  row.brook_ms = best_ms(once, [&] { b.sync(cost); }, 3);
+  Side brook_side{once, [&] { b.sync(cost); }, 3};
   Hand h(dir + "/bench/opencl/sgm_path.cl");
   cl::Buffer bl = h.buffer(n * 4, left.data()), br = h.buffer(n * 4, right.data());
   cl::Buffer cl_ = h.buffer(n * 4), cr = h.buffer(n * 4), bc = h.buffer(static_cast<size_t>(n) * D * 4);
@@ -369,7 +416,7 @@ Row sgm_path() {
   };
   hand();
   h.sync();
-  row.hand_ms = best_ms(hand, [&] { h.sync(); }, 3);
+  row.take(race(brook_side, Side{hand, [&] { h.sync(); }, 3}));
   return row;
 }
 
@@ -377,12 +424,15 @@ Row sgm_path() {
 
 int main(int argc, char** argv) {
   dir = BROOK_SOURCE_DIR;
+  if (const char* c = std::getenv("BROOK_BENCH_CLOCK"); c && std::string(c) == "cpu") g_cpu_clock = true;
+  if (const char* r = std::getenv("BROOK_BENCH_ROUNDS"); r && std::atoi(r) > 0) g_rounds = std::atoi(r);
   std::vector<std::pair<std::string, std::function<Row()>>> all{
       {"saxpy", saxpy}, {"sum", sum}, {"blur3x3", blur}, {"mandelbrot", mandelbrot},
       {"sgemm", sgemm}, {"black_scholes", black_scholes}, {"invert_grey", invert_grey},
       {"winograd", winograd}, {"sgm_path", sgm_path}};
   std::vector<std::string> wanted(argv + 1, argv + argc);
-  std::printf("%-14s %-12s %12s %12s %7s %12s\n", "workload", "size", "brook ms", "hand ms", "ratio", "build ms");
+  std::printf("%-14s %-12s %12s %12s %7s %7s %12s\n", "workload", "size", "brook ms", "hand ms", "ratio", "paired",
+              "build ms");
   int worse = 0;
   for (auto& [name, f] : all) {
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), name) == wanted.end()) continue;
@@ -390,8 +440,8 @@ int main(int argc, char** argv) {
       Row r = f();
       double ratio = r.brook_ms / r.hand_ms;
       if (ratio > 1.2) ++worse;
-      std::printf("%-14s %-12s %12.3f %12.3f %7.2f %12.1f\n", r.name.c_str(), r.size.c_str(), r.brook_ms,
-                  r.hand_ms, ratio, r.build_ms);
+      std::printf("%-14s %-12s %12.3f %12.3f %7.2f %7.2f %12.1f\n", r.name.c_str(), r.size.c_str(), r.brook_ms,
+                  r.hand_ms, ratio, r.paired, r.build_ms);
     } catch (const std::exception& e) {
       std::printf("%-14s failed: %s\n", name.c_str(), e.what());
       ++worse;

@@ -3,12 +3,16 @@
 #ifdef BROOK_HAVE_OPENCL
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "backends/interrupt.hpp"
 #include "backends/opencl/cl_module.hpp"
 #include "backends/opencl/opencl_backend.hpp"
 #include "backends/scheduler.hpp"
@@ -159,10 +163,10 @@ TEST_CASE("opencl: gathers clamp and use floor(f + 0.25)") {
         "kernel void g3(int i<>, float t[][], out float o<>) { o = t[i][i + 1]; }\n");
   std::vector<float> t{10, 11, 12, 13, 14};
   StreamView st = cl.stream("float", {5}, t);
-  std::vector<float> idx{-3.0f, 0.74f, 0.76f, 2.0f, 3.9f, 99.0f};
-  StreamView si = cl.stream("float", {6}, idx), o = cl.stream<float>("float", {6});
+  std::vector<float> idx{-3.0f, 0.74f, 0.76f, 2.0f, 3.9f, 99.0f, NAN, 1e30f, -INFINITY};
+  StreamView si = cl.stream("float", {9}, idx), o = cl.stream<float>("float", {9});
   cl.run("g1", {Cl::arg(si), Cl::arg(st), Cl::arg(o)});
-  CHECK(cl.read<float>(o) == std::vector<float>{10, 10, 11, 12, 14, 14});
+  CHECK(cl.read<float>(o) == std::vector<float>{10, 10, 11, 12, 14, 14, 10, 14, 10});  // NaN selects 0, as in interp
   std::vector<float> grid(12);
   for (int k = 0; k < 12; ++k) grid[k] = float(k);  // <3, 4>
   StreamView sg = cl.stream("float", {3, 4}, grid);
@@ -174,6 +178,136 @@ TEST_CASE("opencl: gathers clamp and use floor(f + 0.25)") {
   StreamView sii = cl.stream("int", {3}, ii);
   cl.run("g3", {Cl::arg(sii), Cl::arg(sg), Cl::arg(o3)});
   CHECK(cl.read<float>(o3) == std::vector<float>{1, 6, 11});
+}
+
+// Float indices built from indexof and ints are gathered through int math
+// (cl_exact.cpp); the element must be the one floor(f + 0.25) picks.
+TEST_CASE("opencl: integral float gather indices select what floor(f + 0.25) selects") {
+  Cl cl("kernel void off(float t[][], int dx, int dy, out float o<>) {\n"
+        "  float4 here = indexof(o); o = t[here.xy + float2(dx, dy)];\n}\n"
+        "kernel void sub(float t[], int d, out float o<>) { float4 h = indexof(o); o = t[h.x - (float)d]; }\n"
+        "kernel void moved(float t[], out float o<>) { float4 h = indexof(o); h.x -= 0.5f; o = t[h.x]; }\n"
+        "kernel void cast(out int o<>) { float4 h = indexof(o); o = (int)h.x * 1000 + (int)h.y; }\n");
+  const int W = 8, H = 5;
+  std::vector<float> grid(W * H), line(40);
+  for (int k = 0; k < W * H; ++k) grid[k] = float(k);
+  for (int k = 0; k < 40; ++k) line[k] = float(k);
+  StreamView g = cl.stream("float", {H, W}, grid), l = cl.stream("float", {40}, line);
+  StreamView o = cl.stream<float>("float", {H, W}), o1 = cl.stream<float>("float", {40});
+  auto pick = [](int p, int d, int n) {  // the float rule, evaluated as the interpreter does
+    float f = std::floor((float(p) + float(d)) + 0.25f);
+    return f < 0 ? 0 : (f > float(n - 1) ? n - 1 : int(f));
+  };
+  const int offsets[] = {-2147483647 - 1, -16777217, -16777216, -3, 0, 2, 16777215, 16777217, 2147483647};
+  for (int d : offsets) {
+    CAPTURE(d);
+    cl.run("off", {Cl::arg(g), Cl::value(d), Cl::value(-d / 2), Cl::arg(o)});
+    std::vector<float> got = cl.read<float>(o);
+    for (int r = 0; r < H; ++r)
+      for (int c = 0; c < W; ++c) CHECK(got[r * W + c] == grid[pick(r, -d / 2, H) * W + pick(c, d, W)]);
+    cl.run("sub", {Cl::arg(l), Cl::value(d), Cl::arg(o1)});
+    got = cl.read<float>(o1);
+    for (int k = 0; k < 40; ++k) {
+      float f = std::floor((float(k) - float(d)) + 0.25f);
+      CHECK(got[k] == (f < 0 ? 0.0f : (f > 39 ? 39.0f : f)));
+    }
+  }
+  cl.run("moved", {Cl::arg(l), Cl::arg(o1)});
+  std::vector<float> got = cl.read<float>(o1);
+  for (int k = 0; k < 40; ++k) CHECK(got[k] == float(k == 0 ? 0 : k - 1));
+  StreamView oi = cl.stream<int>("int", {H, W});
+  cl.run("cast", {Cl::arg(oi)});
+  std::vector<int> ci = cl.read<int>(oi);
+  for (int r = 0; r < H; ++r)
+    for (int c = 0; c < W; ++c) CHECK(ci[r * W + c] == c * 1000 + r);
+}
+
+// Clamps that provably never bite are left out (cl_bounds.cpp) and zeroing of
+// arrays written in full is skipped (cl_definite.cpp); both only when true.
+TEST_CASE("opencl: gathers skip clamps and arrays skip zeroing only where it is safe") {
+  Cl cl("kernel void pick(float t[][], out float o<>) {\n"
+        "  float4 p = indexof(o); int x = (int)p.x; int y = (int)p.y; float s = 0.0f;\n"
+        "  for (int i = 0; i < 2; i++) for (int j = 0; j < 3; j++) s += t[2 * y + i][x + j] * 100.0f + t[i][j];\n"
+        "  o = s;\n}\n"
+        "kernel void rowsum(float t[][], int n, out float o<>) {\n"
+        "  float s = 0.0f; int r = (int)indexof(o).x;\n"
+        "  for (int i = 0; i < n; i++) s += t[r][i];\n"
+        "  o = s;\n}\n"
+        "kernel void arrays(out float o<>) {\n"
+        "  float a[4]; float b[4]; float c[6];\n"
+        "  for (int i = 0; i < 4; i++) a[i] = (float)i;\n"
+        "  b[0] = 1.0f; b[2] = 2.0f;\n"
+        "  for (int i = 0; i < 3; i++) { c[2 * i] = 1.0f; if (i > 0) c[2 * i - 1] = 2.0f; }\n"
+        "  o = a[3] + b[1] * 10.0f + b[3] * 100.0f + c[5] * 1000.0f + c[1] * 10000.0f;\n}\n");
+  const int W = 6, H = 8;
+  std::vector<float> grid(W * H);
+  for (int k = 0; k < W * H; ++k) grid[k] = float(k);
+  StreamView g = cl.stream("float", {H, W}, grid);
+  auto expect = [&](int oh, int ow, const std::vector<float>& got) {
+    for (int y = 0; y < oh; ++y)
+      for (int x = 0; x < ow; ++x) {
+        float s = 0.0f;
+        for (int i = 0; i < 2; i++)
+          for (int j = 0; j < 3; j++) {
+            int r = std::min(2 * y + i, H - 1), c = std::min(x + j, W - 1);
+            s += grid[r * W + c] * 100.0f + grid[i * W + j];
+          }
+        CHECK(got[y * ow + x] == s);
+      }
+  };
+  StreamView fits = cl.stream<float>("float", {4, 4});  // every read inside: no clamp
+  cl.run("pick", {Cl::arg(g), Cl::arg(fits)});
+  expect(4, 4, cl.read<float>(fits));
+  StreamView spills = cl.stream<float>("float", {5, 5});  // rows 8, 9 and column 6 clamp
+  cl.run("pick", {Cl::arg(g), Cl::arg(spills)});
+  expect(5, 5, cl.read<float>(spills));
+  for (int n : {W, W + 3}) {  // a loop bound from a constant: inside, then clamping at the edge
+    CAPTURE(n);
+    StreamView sums = cl.stream<float>("float", {H});
+    cl.run("rowsum", {Cl::arg(g), Cl::value(n), Cl::arg(sums)});
+    std::vector<float> got = cl.read<float>(sums);
+    for (int r = 0; r < H; ++r) {
+      float s = 0.0f;
+      for (int i = 0; i < n; i++) s += grid[r * W + std::min(i, W - 1)];
+      CHECK(got[r] == s);
+    }
+  }
+  StreamView o = cl.stream<float>("float", {3});
+  cl.run("arrays", {Cl::arg(o)});
+  CHECK(cl.read<float>(o) == std::vector<float>(3, 3.0f + 20000.0f));  // b[1], b[3], c[5] stay 0
+}
+
+// Ctrl-C from another thread (as the REPL's signal handler does) ends a kernel
+// that never returns; the backend then runs the next launch normally.
+TEST_CASE("opencl: an interrupt stops a running kernel and the backend stays usable") {
+  Cl cl("kernel void spin(out float o<>) { while (true) {} o = 1.0f; }\n"
+        "kernel void twice(float a<>, out float o<>) { o = a * 2.0f; }\n");
+  StreamView o = cl.stream<float>("float", {64});
+  interrupt_requested.store(false);
+  auto start = std::chrono::steady_clock::now();
+  std::thread ctrl_c([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    interrupt_requested.store(true);
+  });
+  bool interrupted = false;
+  std::vector<CallArg> args{Cl::arg(o)};
+  try {
+    cl.be->run_map(Scheduler::plan_map(cl.fn("spin"), args, {}));
+  } catch (const Interrupted&) {
+    interrupted = true;
+  }
+  ctrl_c.join();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(interrupted);
+  CHECK(seconds >= 0.19);
+  CHECK(seconds < 5.0);
+  CHECK(!interrupt_requested.load());  // the request is consumed, as poll_interrupt does
+  std::vector<float> a(64);
+  for (int i = 0; i < 64; ++i) a[i] = float(i);
+  StreamView sa = cl.stream("float", {64}, a);
+  cl.run("twice", {Cl::arg(sa), Cl::arg(o)});
+  std::vector<float> got = cl.read<float>(o);
+  for (int i = 0; i < 64; ++i) CHECK(got[i] == 2.0f * float(i));
 }
 
 TEST_CASE("opencl: kernels calling kernels, out by reference, structs and float3 layout") {
@@ -228,6 +362,13 @@ TEST_CASE("opencl: views as inputs and outputs; a stream both read and written")
   std::vector<float> part(6);
   cl.be->read_view(view, std::as_writable_bytes(std::span(part)));
   CHECK(part == std::vector<float>{101, 102, 103, 104, 105, 106});
+  int64_t rs[2] = {0, 2}, re[2] = {5, 4};  // whole rows 2..3: one linear range from an offset
+  StreamView rows = Scheduler::domain(s, rs, re, {});
+  StreamView src2 = cl.stream("float", {2, 5}, std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  cl.run("add", {Cl::arg(src2), Cl::arg(rows)});
+  got = cl.read<float>(s);
+  CHECK(got[9] == 9.0f);
+  for (int k = 10; k < 20; ++k) CHECK(got[k] == float(k - 9) + 100.0f);
   StreamView line = cl.stream("float", {5}, std::vector<float>{1, 2, 3, 4, 5});
   cl.run("shift", {Cl::arg(line), Cl::arg(line)});  // sees the stream as it was before
   CHECK(cl.read<float>(line) == std::vector<float>{2, 3, 4, 5, 5});
@@ -320,25 +461,6 @@ TEST_CASE("opencl: emit prints OpenCL C; devices are listed") {
   CHECK(list_opencl_devices().rfind("0: ", 0) == 0);
 }
 
-TEST_CASE("opencl: driver diagnostics map back to the statement's .br location") {
-  opencl::ClModule m;
-  CHECK(m.mark_line({1, 7, 3}) == "#line 1 \"brook.br\"\n");
-  m.mark_line({1, 9, 5});
-  CHECK(m.statement_at(2).line == 9);
-  CHECK(m.statement_at(5).line == 9);  // a later line of the last statement
-  CHECK(!m.statement_at(0).valid());
-}
-
-TEST_CASE("opencl: a double kernel and a 3-D domain with a resampled input") {
-  Cl cl("kernel void k(double a<>, out double o<>) { o = a * 0.1 + (double)instance().z; }");
-  StreamView a = cl.stream("double", {2}, std::vector<double>{1.0, 2.0});
-  StreamView o = cl.stream<double>("double", {2, 3, 4});
-  cl.run("k", {Cl::arg(a), Cl::arg(o)});
-  std::vector<double> got = cl.read<double>(o);
-  for (int s = 0; s < 2; ++s)
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 4; ++c) CHECK(got[(s * 3 + r) * 4 + c] == (s ? 2.0 : 1.0) * 0.1 + double(s));
-}
 TEST_CASE("opencl: driver diagnostics map back to the statement's .br location") {
   opencl::ClModule m;
   CHECK(m.mark_line({1, 7, 3}) == "#line 1 \"brook.br\"\n");

@@ -1,0 +1,161 @@
+// Integral positions. indexof gives float positions, and kernels commonly
+// turn them back into ints (`(int)here.x`) or gather at them plus an integer
+// offset (`img[here.xy + float2(dx, dy)]`). Each float<->int conversion costs
+// a scalar instruction per gather on PoCL's CPU device and can stop its
+// vectoriser. When every extent of a launch is at most 2^24
+// (ClModule::exact_positions, part of the variant key) those floats are exact
+// integers, so the printer uses the int position the launch passes beside
+// them (brook_jx_*) instead. Each rewrite gives the float rule's result:
+//  - (int)P == P for an exact P.
+//  - a gather at P + (float)D, 0 <= P < 2^24, D any integer, extents <= 2^24:
+//    clamp(floor(fl(P + fl(D)) + 0.25)) == clamp(P + D). Both sides are exact
+//    when |D| and |P + D| are below 2^24 (floor(X + 0.25) == X for such X);
+//    otherwise both clamp to the same edge, since rounding is monotone and
+//    +-2^24 are representable. The same holds for P - (float)D, P alone and
+//    (float)D alone.
+#include "backends/opencl/cl_printer.hpp"
+#include "backends/opencl/cl_walk.hpp"
+
+namespace brook::opencl {
+
+using namespace ast;
+
+namespace {
+
+constexpr double kExactLimit = 16777216.0;  // 2^24
+
+bool is_float_based(const Type* t) {
+  return t && t->scalar_of() && t->scalar_of()->kind == TypeKind::Float;
+}
+
+// Integer types whose values a long holds with room to add a position
+// (long itself could overflow in P + D).
+bool fits_long(const Type* t) {
+  switch (t->kind) {
+    case TypeKind::Bool:
+    case TypeKind::Char:
+    case TypeKind::UChar:
+    case TypeKind::Short:
+    case TypeKind::UShort:
+    case TypeKind::Int:
+    case TypeKind::UInt:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string comp_text(int comp) {
+  return ".s" + std::to_string(comp);
+}
+
+}  // namespace
+
+bool ClPrinter::never_assigned(const VarDecl& v) {
+  auto found = assigned_.find(&v);
+  if (found != assigned_.end()) return !found->second;
+  bool assigned = current_ && current_->body && may_assign(current_->body.get(), v);
+  assigned_[&v] = assigned;
+  return !assigned;
+}
+
+std::optional<std::string> ClPrinter::position(const Expr& e, int comp, int depth) {
+  if (!m_.exact_positions || depth > 8 || !is_float_based(e.type)) return std::nullopt;
+  switch (e.kind) {
+    case ExprKind::Indexof: {
+      const ParamDecl* p =
+          e.as<IndexofExpr>()->operand ? stream_param(*e.as<IndexofExpr>()->operand) : nullptr;
+      if (!p) return std::nullopt;
+      if (p->pkind == ParamKind::Gather) return std::string("0");
+      if (p->pkind == ParamKind::Const || p->pkind == ParamKind::Value) return std::nullopt;
+      return "brook_jx_" + safe_name(p->name) + comp_text(comp);
+    }
+    case ExprKind::Swizzle: {
+      auto* sw = e.as<SwizzleExpr>();
+      if (comp >= sw->count) return std::nullopt;
+      int from = sw->base->type->is_vector() ? sw->comps[static_cast<size_t>(comp)] & 3 : 0;
+      return position(*sw->base, from, depth + 1);
+    }
+    case ExprKind::Name: {
+      auto* v = e.as<NameExpr>()->decl ? e.as<NameExpr>()->decl->as<VarDecl>() : nullptr;
+      if (!v || v->is_global || v->is_static || !v->init || v->init->kind == ExprKind::InitList)
+        return std::nullopt;
+      if (v->type != v->init->type || !never_assigned(*v)) return std::nullopt;
+      return position(*v->init, comp, depth + 1);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<std::string> ClPrinter::integral(const Expr& e, int comp, int depth) {
+  if (depth > 8 || !is_float_based(e.type)) return std::nullopt;
+  switch (e.kind) {
+    case ExprKind::FloatLit: {
+      double v = e.as<FloatLit>()->value;
+      if (!(v > -kExactLimit && v < kExactLimit) ||
+          v != static_cast<double>(static_cast<long long>(v)))
+        return std::nullopt;
+      return "((long)" + std::to_string(static_cast<long long>(v)) + ")";
+    }
+    case ExprKind::Cast: {
+      auto* c = e.as<CastExpr>();
+      const Type* from = c->operand->type;
+      if (c->cast == CastKind::Broadcast) return integral(*c->operand, 0, depth + 1);
+      if (c->cast != CastKind::Convert || !from || !fits_long(from->scalar_of()))
+        return std::nullopt;
+      if (!side_effect_free(*c->operand)) return std::nullopt;
+      if (from->is_vector()) return "((long)((" + expr(*c->operand) + ")" + comp_text(comp) + "))";
+      return "((long)(" + expr(*c->operand) + "))";
+    }
+    case ExprKind::Construct: {
+      auto* c = e.as<ConstructExpr>();
+      if (!e.type->is_vector())
+        return c->args.size() == 1 ? integral(*c->args[0], 0, depth + 1) : std::nullopt;
+      if (c->args.size() != e.type->count) return std::nullopt;
+      const Expr& arg = *c->args[static_cast<size_t>(comp)];
+      if (arg.type->is_vector()) return std::nullopt;
+      return integral(arg, 0, depth + 1);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<std::string> ClPrinter::exact_index(const Expr& e, int comp) {
+  if (!m_.exact_positions || !is_float_based(e.type)) return std::nullopt;
+  if (auto p = position(e, comp, 0)) return "((long)" + *p + ")";
+  if (auto d = integral(e, comp, 0)) return d;
+  auto* b = e.as<BinaryExpr>();
+  if (!b || (b->op != BinaryOp::Add && b->op != BinaryOp::Sub)) return std::nullopt;
+  if (auto p = position(*b->lhs, comp, 0)) {
+    if (auto d = integral(*b->rhs, comp, 0))
+      return "((long)" + *p + (b->op == BinaryOp::Add ? " + " : " - ") + *d + ")";
+  }
+  if (b->op == BinaryOp::Add) {
+    if (auto p = position(*b->rhs, comp, 0)) {
+      if (auto d = integral(*b->lhs, comp, 0)) return "(" + *d + " + (long)" + *p + ")";
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> ClPrinter::exact_int_cast(const CastExpr& e) {
+  if (e.cast != CastKind::Convert || !e.type || e.type->is_vector() || !e.operand->type ||
+      e.operand->type->is_vector())
+    return std::nullopt;
+  switch (e.type->kind) {
+    case TypeKind::Int:
+    case TypeKind::UInt:
+    case TypeKind::Long:
+    case TypeKind::ULong:
+      break;
+    default:
+      return std::nullopt;
+  }
+  auto p = position(*e.operand, 0, 0);
+  if (!p) return std::nullopt;
+  return "((" + m_.type_name(e.type) + ")(" + *p + "))";
+}
+
+}  // namespace brook::opencl

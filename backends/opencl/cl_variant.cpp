@@ -1,0 +1,180 @@
+// The variant flags of a map launch (cl_variant.hpp): what the host checks
+// per launch so the compiled kernel may assume it.
+#include "backends/opencl/cl_variant.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include "backends/opencl/cl_walk.hpp"
+#include "stdlib/builtins.hpp"
+
+namespace brook::opencl {
+
+using namespace ast;
+
+namespace {
+
+const FuncDecl& def_of(const FuncDecl& f) {
+  return f.definition ? *f.definition : f;
+}
+
+}  // namespace
+
+std::optional<GatherShape> gather_shape(const Extents& view_ext, const Extents& stream_ext,
+                                        const Extents& offset, int rank) {
+  std::vector<int64_t> strides(stream_ext.size(), 1);
+  for (size_t d = stream_ext.size(); d-- > 1;) strides[d - 1] = strides[d] * stream_ext[d];
+  GatherShape g;
+  for (size_t d = 0; d < offset.size() && d < strides.size(); ++d) g.base += offset[d] * strides[d];
+  Extents e = view_ext;
+  std::vector<int64_t> s = strides;
+  s.resize(e.size(), 1);
+  while (e.size() > 1 && e[0] == 1) {
+    e.erase(e.begin());
+    s.erase(s.begin());
+  }
+  if (rank < 1) rank = 1;
+  while (static_cast<int>(e.size()) > rank) {
+    // Fold the first two dimensions: only when the second spans its whole stream dimension.
+    size_t full = stream_ext.size() - e.size() + 1;
+    if (full >= stream_ext.size() || e[1] != stream_ext[full]) return std::nullopt;
+    e[1] *= e[0];
+    e.erase(e.begin());
+    s.erase(s.begin());
+  }
+  while (static_cast<int>(e.size()) < rank) {
+    e.insert(e.begin(), 1);
+    s.insert(s.begin(), 0);
+  }
+  g.ext = e;
+  g.str = s;
+  return g;
+}
+
+char map_kind(const DimMap& d) {
+  if (d.out_dim < 0) return 'p';
+  return d.num == d.den ? 'i' : 's';
+}
+
+bool narrow_ok(const MapPlan& plan) {
+  const int64_t limit = int64_t{1} << 31;
+  if (element_count(plan.domain) >= limit) return false;
+  for (const PlanArg& a : plan.args) {
+    if (a.role == ArgRole::Constant) continue;
+    if (a.role == ArgRole::Gather && a.gather_from_host) {
+      if (static_cast<int64_t>(a.host.bytes.size()) >= limit) return false;
+    } else if (element_count(a.view.stream_extents) *
+                   static_cast<int64_t>(a.view.elem ? a.view.elem->size : 1) >=
+               limit) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool exact_ok(const MapPlan& plan) {
+  const int64_t limit = int64_t{1} << 24;
+  auto small = [&](const Extents& e) {
+    return std::all_of(e.begin(), e.end(), [&](int64_t x) { return x <= limit; });
+  };
+  if (!small(plan.domain)) return false;
+  const FuncDecl& k = def_of(*plan.kernel);
+  for (const PlanArg& a : plan.args) {
+    if (a.role == ArgRole::Constant) continue;
+    const Extents& e =
+        a.role == ArgRole::Gather && a.gather_from_host ? a.host.extents : a.view.extents;
+    if (!small(e) ||
+        (!(a.role == ArgRole::Gather && a.gather_from_host) && !small(a.view.stream_extents)))
+      return false;
+    // A gather of lower rank than its view folds dimensions into one extent.
+    if (a.role == ArgRole::Gather) {
+      int rank = k.params.at(static_cast<size_t>(a.param))->gather_rank;
+      if (static_cast<int>(canonical_extents(e).size()) > std::max(rank, 1) &&
+          element_count(e) > limit)
+        return false;
+    }
+  }
+  return true;
+}
+
+// Which provable gather indices of the plan's kernel stay inside their arrays
+// at this launch's extents (cl_bounds.hpp): those print without a clamp.
+std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan) {
+  std::vector<std::pair<GatherAccess, bool>> out;
+  const FuncDecl& k = def_of(*plan.kernel);
+  std::vector<int64_t> comps(plan.domain.rbegin(),
+                             plan.domain.rend());  // component 0 = last dimension
+  for (const GatherAccess& g : gather_accesses(k, exact_ok(plan))) {
+    std::optional<int64_t> param_value;
+    for (const PlanArg& a : plan.args) {
+      if (a.role == ArgRole::Constant && g.span.param &&
+          k.params.at(static_cast<size_t>(a.param)).get() == g.span.param &&
+          a.value.size() == sizeof(int32_t)) {
+        int32_t v;
+        std::memcpy(&v, a.value.data(), sizeof v);
+        param_value = v;
+      }
+    }
+    bool inside = false;
+    for (const PlanArg& a : plan.args) {
+      if (a.role != ArgRole::Gather || k.params.at(static_cast<size_t>(a.param)).get() != g.param)
+        continue;
+      std::optional<GatherShape> shape =
+          a.gather_from_host ? gather_shape(a.host.extents, a.host.extents,
+                                            Extents(a.host.extents.size(), 0), g.param->gather_rank)
+                             : gather_shape(a.view.extents, a.view.stream_extents, a.view.offset,
+                                            g.param->gather_rank);
+      inside = shape && static_cast<size_t>(g.index) < shape->ext.size() &&
+               span_inside(g.span, shape->ext[static_cast<size_t>(g.index)], comps, param_value);
+    }
+    out.emplace_back(g, inside);
+  }
+  return out;
+}
+
+namespace {
+
+// Whether `f` or a kernel it calls reads the invocation's position (indexof,
+// instance(), or printf, whose records carry it).
+bool uses_position(const FuncDecl& fn, std::set<const FuncDecl*>& seen) {
+  const FuncDecl& f = def_of(fn);
+  if (!seen.insert(&f).second || !f.body) return false;
+  bool uses = false;
+  walk(
+      f.body.get(),
+      [&](const Expr& e) {
+        if (e.kind == ExprKind::Indexof) uses = true;
+        auto* c = e.as<CallExpr>();
+        if (!c) return;
+        if (c->target == CallTarget::Builtin) {
+          auto b = static_cast<stdlib::Builtin>(c->builtin);
+          if (b == stdlib::Builtin::instance || b == stdlib::Builtin::printf) uses = true;
+        } else if (c->func && uses_position(*c->func, seen)) {
+          uses = true;
+        }
+      },
+      [](const Stmt&) {});
+  return uses;
+}
+
+}  // namespace
+
+bool flat_ok(const MapPlan& plan) {
+  const size_t R = plan.domain.size();
+  if (R < 2 || R > 4) return false;
+  for (const PlanArg& a : plan.args) {
+    if (a.role == ArgRole::Constant || a.role == ArgRole::Gather) continue;
+    if (a.map.size() != R || a.view.stream_extents.size() != R || a.view.extents != plan.domain)
+      return false;
+    for (size_t d = 0; d < R; ++d) {
+      const DimMap& m = a.map[d];
+      if (m.out_dim != static_cast<int>(d) || m.num != m.den) return false;
+      if (d > 0 && a.view.stream_extents[d] != plan.domain[d]) return false;
+    }
+  }
+  std::set<const FuncDecl*> seen;
+  return !uses_position(*plan.kernel, seen);
+}
+
+}  // namespace brook::opencl

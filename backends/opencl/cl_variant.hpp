@@ -1,0 +1,41 @@
+// What a map launch's compiled variant may assume, decided on the host per
+// launch and spelled into the variant key (cl_launch.hpp's map_key), so a
+// launch that breaks an assumption compiles another variant instead of
+// computing something else.
+#pragma once
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "backends/opencl/cl_bounds.hpp"
+#include "backends/plan.hpp"
+
+namespace brook::opencl {
+
+// Every buffer of the launch is under 2 GiB: index arithmetic in int.
+bool narrow_ok(const MapPlan& plan);
+// Every extent of the launch is at most 2^24: float positions are exact (cl_exact.cpp).
+bool exact_ok(const MapPlan& plan);
+// One linear range: every stream is laid out like the domain and the kernel
+// never reads its position; the NDRange is then element_count(domain) wide.
+bool flat_ok(const MapPlan& plan);
+// The kernel's provable gather indices (cl_bounds.hpp), each with whether it
+// stays inside its array at this launch (then it is printed without a clamp).
+std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan);
+
+// A gather argument's logical dimensions (the gather parameter's rank): the
+// view's dimensions, leading extent-1 ones dropped, contiguous leading ones
+// folded or missing ones added as extent 1; base offset and strides in
+// elements. nullopt when the view cannot be folded to that rank.
+struct GatherShape {
+  int64_t base = 0;
+  std::vector<int64_t> ext, str;
+};
+std::optional<GatherShape> gather_shape(const Extents& view_ext, const Extents& stream_ext,
+                                        const Extents& offset, int rank);
+
+// 'p' pinned to 0, 'i' identity, 's' scaled (num/den).
+char map_kind(const DimMap& m);
+
+}  // namespace brook::opencl
