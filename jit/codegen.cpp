@@ -7,6 +7,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "jit/abi.hpp"
+#include "jit/spmd.hpp"
 
 namespace brook::jit {
 
@@ -435,6 +436,10 @@ void verify(llvm::Module& m) {
 
 void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape& shape,
               const std::string& entry_name, bool fp_relaxed) {
+  if (spmd_enabled() && emit_map_spmd(module, kernel, shape, entry_name, fp_relaxed)) {
+    verify(module);
+    return;
+  }
   Codegen cg(module, fp_relaxed);
   auto& b = cg.b;
   const ast::FuncDecl& def = kernel.definition ? *kernel.definition : kernel;

@@ -13,6 +13,18 @@ using stdlib::Builtin;
 using stdlib::Sig;
 
 Value* Codegen::libm(std::string_view name, std::vector<Value*> args, llvm::Type* t) {
+  ++libm_calls;
+  // A gang of lanes (jit/spmd.cpp): one call of the scalar function per lane,
+  // so results stay byte-identical with the interpreter's.
+  if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t)) {
+    Value* out = llvm::PoisonValue::get(vt);
+    for (unsigned l = 0; l < vt->getNumElements(); ++l) {
+      std::vector<Value*> lane;
+      for (Value* a : args) lane.push_back(b.CreateExtractElement(a, l));
+      out = b.CreateInsertElement(out, libm(name, lane, vt->getElementType()), l);
+    }
+    return out;
+  }
   std::vector<llvm::Type*> params(args.size(), t);
   auto callee = mod.getOrInsertFunction(std::string(name), llvm::FunctionType::get(t, params, false));
   if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
@@ -29,7 +41,14 @@ Value* Codegen::libm(std::string_view name, std::vector<Value*> args, llvm::Type
 Value* Codegen::component_builtin(Builtin id, std::vector<Value*> a, const Type* scalar,
                                   const Type* arg_scalar) {
   const Type* s = arg_scalar;
-  llvm::Type* t = scalar_reg(s);
+  // Type-generic: the arguments are scalars, or gangs of lanes (jit/spmd.cpp)
+  // of one shape, and every constant and result takes that shape.
+  auto shaped = [&](llvm::Type* st) -> llvm::Type* {
+    if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(a[0]->getType()))
+      return llvm::FixedVectorType::get(st, vt->getNumElements());
+    return st;
+  };
+  llvm::Type* t = shaped(scalar_reg(s));
   bool fp = s->is_floating();
   bool sign = s->kind != TypeKind::Bool && s->is_signed();
   auto un = [&](llvm::Intrinsic::ID iid) { return b.CreateUnaryIntrinsic(iid, a[0]); };
@@ -45,7 +64,7 @@ Value* Codegen::component_builtin(Builtin id, std::vector<Value*> a, const Type*
   auto add = [&](Value* x, Value* y) { return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y); };
   auto sub = [&](Value* x, Value* y) { return fp ? b.CreateFSub(x, y) : b.CreateSub(x, y); };
   auto mul = [&](Value* x, Value* y) { return fp ? b.CreateFMul(x, y) : b.CreateMul(x, y); };
-  auto to_int = [&](Value* flag) { return b.CreateZExt(flag, scalar_reg(scalar)); };
+  auto to_int = [&](Value* flag) { return b.CreateZExt(flag, shaped(scalar_reg(scalar))); };
   switch (id) {
     case Builtin::abs:
     case Builtin::fabs:

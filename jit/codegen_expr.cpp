@@ -222,8 +222,10 @@ Value* Codegen::binary(BinaryOp op, Value* l, Value* r, const Type* t, const Typ
   auto cmp = [&](llvm::CmpInst::Predicate fpp, llvm::CmpInst::Predicate sp,
                  llvm::CmpInst::Predicate up) {
     Value* c = fp ? b.CreateFCmp(fpp, l, r) : b.CreateICmp(sign ? sp : up, l, r);
-    llvm::Type* it = t->is_vector() ? llvm::FixedVectorType::get(b.getInt32Ty(), t->count)
-                                    : static_cast<llvm::Type*>(b.getInt32Ty());
+    // The result has the operands' shape: a Brook vector, or a gang of lanes
+    // when the SPMD generator (jit/spmd.cpp) passes per-lane vectors.
+    llvm::Type* it = b.getInt32Ty();
+    if (auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(ty)) it = llvm::FixedVectorType::get(it, vt->getNumElements());
     return b.CreateZExt(c, it);
   };
   using P = llvm::CmpInst::Predicate;
@@ -248,7 +250,10 @@ Value* Codegen::binary(BinaryOp op, Value* l, Value* r, const Type* t, const Typ
     case BinaryOp::Shl:
     case BinaryOp::Shr: {
       // The count is taken modulo the width, as x86 does, instead of poison.
-      Value* n = convert(r, rt, t);
+      Value* n = r->getType() == ty ? r
+                 : rt->is_vector() == t->is_vector()
+                     ? b.CreateIntCast(r, ty, rt->scalar_of()->kind != TypeKind::Bool && rt->scalar_of()->is_signed())
+                     : convert(r, rt, t);
       unsigned bits = ty->getScalarSizeInBits();
       n = b.CreateAnd(n, llvm::ConstantInt::get(ty, bits - 1));
       if (op == BinaryOp::Shl) return b.CreateShl(l, n);

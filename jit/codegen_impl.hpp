@@ -88,6 +88,7 @@ class Codegen {
   llvm::Value* component_builtin(stdlib::Builtin id, std::vector<llvm::Value*> args,
                                  const Type* scalar, const Type* arg_scalar);
   llvm::Value* libm(std::string_view name, std::vector<llvm::Value*> args, llvm::Type* t);
+  int libm_calls = 0;  // how many libm() lowerings so far (jit/spmd.cpp picks paths by it)
   RV printf_call(const ast::CallExpr& e);
 
   // ---- statements (codegen.cpp) ----

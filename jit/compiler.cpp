@@ -2,6 +2,7 @@
 #include "jit/compiler.hpp"
 
 #include <chrono>
+#include <ctime>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -10,21 +11,30 @@
 #include <unordered_map>
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
+#include <llvm/IR/VFABIDemangler.h>
+#include <llvm/IR/PassTimingInfo.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/SmallVectorMemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/xxhash.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/TargetParser/Host.h>
 
@@ -39,6 +49,14 @@ std::string default_cache_dir() {
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/brook";
   if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/brook";
   return "";
+}
+
+// This thread's CPU time: on a loaded machine wall time also counts the
+// time other processes held the cores.
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
 [[noreturn]] void fail(llvm::Error e, const char* what) {
@@ -56,23 +74,109 @@ T check(llvm::Expected<T> v, const char* what) {
 
 }  // namespace
 
+// The optimisation pipelines, in PassBuilder's textual syntax (`opt
+// -passes=`), so an experiment is an environment variable away. The module is
+// one entry plus always-inline bodies, so -O3's module pipeline (CGSCC
+// inliner, IPO, attribute inference) has nothing to do and its function
+// simplification runs twice (bodies, then entry); these run -O2/-O3's
+// function simplification passes once, on the entry after inlining. Measured
+// with bench/run_bench.sh: code within a few per cent of -O3 (scalar modules)
+// and of -O2 without vectorisers (brook.spmd modules), 30% less optimisation
+// time on brook.spmd modules, 10% on scalar ones. InstCombine runs with no-verify-fixpoint, as in the -O pipelines:
+// the textual default aborts the process when a fixpoint takes a second
+// iteration. Both strings are part of the disk cache key.
+//
+// The scalar cleanups: SROA/mem2reg, CSE, InstCombine, SimplifyCFG, jump
+// threading and value propagation, LICM around loop rotation, IndVars, full
+// unrolling with -O3's thresholds, GVN, dead code and store elimination.
+#define BROOK_IC "instcombine<no-verify-fixpoint>"
+#define BROOK_SCALAR_CLEANUPS                                                                            \
+  "sroa<modify-cfg>,early-cse<memssa>,jump-threading,correlated-propagation,simplifycfg," BROOK_IC        \
+  ",aggressive-instcombine,simplifycfg,reassociate,constraint-elimination,"                               \
+  "loop-mssa(loop-instsimplify,loop-simplifycfg,licm<no-allowspeculation>,loop-rotate,"                  \
+  "licm<allowspeculation>,simple-loop-unswitch),simplifycfg," BROOK_IC                                    \
+  ",loop(loop-idiom,indvars,loop-deletion,brook-loop-unroll-full),sroa<modify-cfg>,vector-combine,"      \
+  "mldst-motion,gvn,sccp,bdce," BROOK_IC ",jump-threading,correlated-propagation,adce,memcpyopt,dse,"     \
+  "loop-mssa(licm<allowspeculation>),simplifycfg<hoist-common-insts;sink-common-insts>," BROOK_IC
+// Scalar element loops: split float2/float4 first (brook-scalarize), then the
+// cleanups, then the loop vectoriser and SLP (transcendentals through libmvec
+// under fp_relaxed only) and -O3's late unrolling and cleanups.
+constexpr const char* kScalarPipeline =
+    "function(brook-scalarize),always-inline,globaldce,function(" BROOK_SCALAR_CLEANUPS
+    ",inject-tli-mappings,brook-strict-vector-library,loop-vectorize," BROOK_IC
+    ",simplifycfg,slp-vectorizer,vector-combine," BROOK_IC ",loop-unroll<O3>,sroa<preserve-cfg>," BROOK_IC
+    ",loop-mssa(licm),simplifycfg)";
+// brook.spmd modules are vector code already: the cleanups alone.
+constexpr const char* kSpmdPipeline = "always-inline,globaldce,function(" BROOK_SCALAR_CLEANUPS ")";
+#undef BROOK_SCALAR_CLEANUPS
+#undef BROOK_IC
+
+// After inject-tli-mappings: keeps the libmvec variants only on calls with
+// the approximate-functions flag (#pragma brook fp_relaxed). libmvec's
+// results differ from libm's in the last bits, and strict kernels must print
+// what the interpreter prints.
+struct StrictVectorLibraryPass : llvm::PassInfoMixin<StrictVectorLibraryPass> {
+  llvm::PreservedAnalyses run(llvm::Function& f, llvm::FunctionAnalysisManager&) {
+    bool changed = false;
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& inst : bb) {
+        auto* call = llvm::dyn_cast<llvm::CallInst>(&inst);
+        if (!call || !call->hasFnAttr(llvm::VFABI::MappingsAttrName)) continue;
+        if (llvm::isa<llvm::FPMathOperator>(call) && call->hasApproxFunc()) continue;
+        call->removeFnAttr(llvm::VFABI::MappingsAttrName);
+        changed = true;
+      }
+    return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+  }
+};
+
 struct JitCompiler::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> tm;
-  std::string cpu_key;  // CPU name + features + LLVM version
+  std::string cpu_key;  // pipelines + LLVM version + CPU name + features
   bool have_libmvec = false;
   std::unordered_map<uint64_t, void*> loaded;  // hash -> entry address
+  std::string scalar_pipeline = kScalarPipeline;  // BROOK_JIT_PIPELINE overrides, for experiments
+  std::string spmd_pipeline = kSpmdPipeline;      // BROOK_JIT_SPMD_PIPELINE likewise
+
+  std::unique_ptr<llvm::Module> new_module(llvm::LLVMContext& context) const {
+    auto module = std::make_unique<llvm::Module>("brook", context);
+    module->setDataLayout(tm->createDataLayout());
+    module->setTargetTriple(tm->getTargetTriple().str());
+    return module;
+  }
+
+  // The disk cache key: the unoptimised module (as bitcode, cheaper to make
+  // than text) and everything else that decides the object code.
+  uint64_t hash(const llvm::Module& m) const {
+    llvm::SmallVector<char, 0> buf;
+    llvm::raw_svector_ostream os(buf);
+    llvm::WriteBitcodeToFile(m, os);
+    os << cpu_key;
+    return llvm::xxh3_64bits(llvm::ArrayRef(reinterpret_cast<const uint8_t*>(buf.data()), buf.size()));
+  }
 
   void optimize(llvm::Module& m) {
+    // Modules marked brook.spmd are already vector code (one lane per
+    // element): scalarising them would undo that, and the vectorisers have
+    // nothing left to do.
+    const bool spmd = m.getNamedMetadata("brook.spmd") != nullptr;
     llvm::PipelineTuningOptions pto;
-    pto.LoopVectorization = true;
-    pto.SLPVectorization = true;
-    pto.LoopInterleaving = true;
+    pto.LoopVectorization = !spmd;
+    pto.SLPVectorization = !spmd;
+    pto.LoopInterleaving = !spmd;
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm.get(), pto);
+    // BROOK_JIT_LLVM_ARGS=-time-passes: a per-pass time report at exit.
+    llvm::PassInstrumentationCallbacks pic;
+    std::optional<llvm::StandardInstrumentations> si;
+    if (llvm::TimePassesIsEnabled) {
+      si.emplace(m.getContext(), false);
+      si->registerCallbacks(pic, &mam);
+    }
+    llvm::PassBuilder pb(tm.get(), pto, std::nullopt, llvm::TimePassesIsEnabled ? &pic : nullptr);
     llvm::Triple triple(m.getTargetTriple());
     llvm::TargetLibraryInfoImpl tlii(triple);
     // Transcendentals in vectorised loops go to glibc's libmvec.
@@ -86,14 +190,32 @@ struct JitCompiler::Impl {
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
     // float2/float4 values block the loop vectoriser ("instruction return
-    // type cannot be vectorized"): split them into scalars first, so the
-    // element loop vectorises across invocations (one element per lane).
-    pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& m, llvm::OptimizationLevel) {
+    // type cannot be vectorized"): brook-scalarize splits them into scalars
+    // first, so the element loop vectorises across invocations.
+    pb.registerPipelineParsingCallback([](llvm::StringRef name, llvm::FunctionPassManager& fpm,
+                                          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+      if (name == "brook-strict-vector-library") {
+        fpm.addPass(StrictVectorLibraryPass());
+        return true;
+      }
+      if (name != "brook-scalarize") return false;
       llvm::ScalarizerPassOptions so;
       so.ScalarizeLoadStore = true;
-      m.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::ScalarizerPass(so)));
+      fpm.addPass(llvm::ScalarizerPass(so));
+      return true;
     });
-    auto mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    // brook-loop-unroll-full: full unrolling with -O3's thresholds (the
+    // textual loop-unroll-full has -O2's), so 3x3 and 4x4 stencil loops
+    // unroll as they do under -O3.
+    pb.registerPipelineParsingCallback([](llvm::StringRef name, llvm::LoopPassManager& lpm,
+                                          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+      if (name != "brook-loop-unroll-full") return false;
+      lpm.addPass(llvm::LoopFullUnrollPass(3));
+      return true;
+    });
+    llvm::ModulePassManager mpm;
+    const std::string& text = spmd ? spmd_pipeline : scalar_pipeline;
+    if (auto e = pb.parsePassPipeline(mpm, text)) fail(std::move(e), "parsing the pass pipeline");
     mpm.run(m, mam);
   }
 
@@ -114,13 +236,24 @@ JitCompiler::JitCompiler(bool use_disk_cache) : impl_(std::make_unique<Impl>()) 
   std::call_once(init, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // BROOK_JIT_LLVM_ARGS: LLVM's own options, for experiments (as `opt`/`llc` take them).
+    if (const char* a = std::getenv("BROOK_JIT_LLVM_ARGS"); a && *a) {
+      std::vector<std::string> words{"brook"};
+      std::istringstream in(a);
+      for (std::string w; in >> w;) words.push_back(w);
+      std::vector<const char*> argv;
+      for (const auto& w : words) argv.push_back(w.c_str());
+      llvm::cl::ParseCommandLineOptions(static_cast<int>(argv.size()), argv.data(), "", &llvm::errs());
+    }
   });
   auto jtmb = check(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
   jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
   impl_->tm = check(jtmb.createTargetMachine(), "creating the target machine");
-  impl_->jit = check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "creating LLJIT");
+  if (const char* p = std::getenv("BROOK_JIT_PIPELINE"); p && *p) impl_->scalar_pipeline = p;
+  if (const char* p = std::getenv("BROOK_JIT_SPMD_PIPELINE"); p && *p) impl_->spmd_pipeline = p;
   std::string err;
   impl_->have_libmvec = !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1", &err);
+  impl_->jit = check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "creating LLJIT");
   auto& es = impl_->jit->getExecutionSession();
   llvm::orc::SymbolMap hooks;
   hooks[es.intern("brook_jit_printf")] = {llvm::orc::ExecutorAddr::fromPtr(&brook_jit_printf),
@@ -135,42 +268,93 @@ JitCompiler::JitCompiler(bool use_disk_cache) : impl_(std::make_unique<Impl>()) 
     else llvm::consumeError(gen.takeError());
   }
   std::ostringstream key;
-  key << "llvm" << LLVM_VERSION_STRING << ";" << impl_->tm->getTargetCPU().str() << ";"
-      << impl_->tm->getTargetFeatureString().str() << ";mvec" << impl_->have_libmvec;
+  key << pipeline_version() << ";" << impl_->scalar_pipeline << ";" << impl_->spmd_pipeline << ";cg"
+      << static_cast<int>(impl_->tm->getOptLevel()) << ";llvm" << LLVM_VERSION_STRING << ";"
+      << impl_->tm->getTargetCPU().str() << ";" << impl_->tm->getTargetFeatureString().str() << ";mvec"
+      << impl_->have_libmvec;
   impl_->cpu_key = key.str();
   if (use_disk_cache) cache_dir_ = default_cache_dir();
 }
 
 JitCompiler::~JitCompiler() = default;
 
+// Bump when a brook-* pass changes what it does (the pipeline text is in the
+// key already).
+const char* JitCompiler::pipeline_version() { return "brook-pipeline-2"; }
+
 namespace {
+
 std::string hex(uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
   return buf;
 }
+
+// BROOK_JIT_PHASES=1: one line per compile on stderr, the thread's CPU ms in
+// each phase (wall time on a loaded machine also counts other processes'
+// turns on the cores), then the wall and CPU totals.
+struct Phases {
+  using Clock = std::chrono::steady_clock;
+  bool on = [] {
+    const char* d = std::getenv("BROOK_JIT_PHASES");
+    return d && *d == '1';
+  }();
+  Clock::time_point start = Clock::now(), end = start;
+  double cpu0 = thread_cpu_ms(), cpu_last = cpu0;
+  std::string line;
+  void mark(const char* phase) {
+    end = Clock::now();
+    if (on) {
+      double cpu = thread_cpu_ms();
+      line += std::string(" ") + phase + " " + fmt(cpu - cpu_last);
+      cpu_last = cpu;
+    }
+  }
+  double total_ms() const { return std::chrono::duration<double, std::milli>(end - start).count(); }
+  void report(const std::string& entry) const {
+    if (on) {
+      std::fprintf(stderr, "jit-phases %s%s total %s cpu %s\n", entry.c_str(), line.c_str(), fmt(total_ms()).c_str(),
+                   fmt(cpu_last - cpu0).c_str());
+    }
+  }
+  static std::string fmt(double ms) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.2f", ms);
+    return b;
+  }
+};
+
+void write_atomically(const std::string& dir, const std::string& path, const llvm::MemoryBuffer& object) {
+  // Write then rename, so a concurrent run never reads half a file.
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  std::string tmp = path + ".tmp" + std::to_string(::getpid());
+  std::ofstream out(tmp, std::ios::binary);
+  out.write(object.getBufferStart(), static_cast<std::streamsize>(object.getBufferSize()));
+  out.close();
+  if (out) std::filesystem::rename(tmp, path, ec);
+  else std::filesystem::remove(tmp, ec);
+}
+
 }  // namespace
 
 JitCompiler::Result JitCompiler::get(const Emit& emit) {
   std::lock_guard lock(mu_);
-  auto t0 = std::chrono::steady_clock::now();
-  auto context = std::make_unique<llvm::LLVMContext>();
-  auto module = std::make_unique<llvm::Module>("brook", *context);
-  module->setDataLayout(impl_->tm->createDataLayout());
-  module->setTargetTriple(impl_->tm->getTargetTriple().str());
+  Phases phases;
+  llvm::LLVMContext context;
+  auto module = impl_->new_module(context);
   emit(*module, "brook_entry");
-  std::string text;
-  {
-    llvm::raw_string_ostream os(text);
-    module->print(os, nullptr);
-  }
+  phases.mark("ir");
   // BROOK_JIT_DUMP=1: the unoptimised IR of each module, for `opt` experiments.
-  if (const char* d = std::getenv("BROOK_JIT_DUMP"); d && *d == '1') std::fputs(text.c_str(), stderr);
-  uint64_t h = llvm::xxh3_64bits(llvm::StringRef(text + "\n" + impl_->cpu_key));
+  if (const char* d = std::getenv("BROOK_JIT_DUMP"); d && *d == '1') module->print(llvm::errs(), nullptr);
+  const uint64_t h = impl_->hash(*module);
   std::string entry = "brook_entry_" + hex(h);
   if (auto it = impl_->loaded.find(h); it != impl_->loaded.end()) return {it->second, false, 0};
-  module->getFunction("brook_entry")->setName(entry);
+  llvm::Function* entry_fn = module->getFunction("brook_entry");
+  if (!entry_fn || entry_fn->isDeclaration()) throw std::runtime_error("JIT: the module defines no entry function");
+  entry_fn->setName(entry);
   module->setModuleIdentifier(entry);
+  phases.mark("hash");
 
   Result r;
   std::unique_ptr<llvm::MemoryBuffer> object;
@@ -179,41 +363,51 @@ JitCompiler::Result JitCompiler::get(const Emit& emit) {
     auto mb = llvm::MemoryBuffer::getFile(path);
     if (mb) object = std::move(*mb);
   }
+  phases.mark("cache");
   if (!object) {
     impl_->optimize(*module);
+    phases.mark("opt");
     object = impl_->codegen(*module);
+    phases.mark("codegen");
     r.compiled = true;
-    if (!path.empty()) {
-      // Write then rename, so a concurrent run never reads half a file.
-      std::error_code ec;
-      std::filesystem::create_directories(cache_dir_, ec);
-      std::string tmp = path + ".tmp" + std::to_string(::getpid());
-      std::ofstream out(tmp, std::ios::binary);
-      out.write(object->getBufferStart(), static_cast<std::streamsize>(object->getBufferSize()));
-      out.close();
-      if (out) std::filesystem::rename(tmp, path, ec);
-      else std::filesystem::remove(tmp, ec);
-    }
+    if (!path.empty()) write_atomically(cache_dir_, path, *object);
   }
   if (auto e = impl_->jit->addObjectFile(std::move(object))) fail(std::move(e), "loading code");
   auto sym = check(impl_->jit->lookup(entry), "looking up the kernel");
   r.address = sym.toPtr<void*>();
   impl_->loaded[h] = r.address;
-  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  phases.mark("link");
+  r.ms = phases.total_ms();
+  phases.report(entry);
   return r;
+}
+
+JitCompiler::Emit JitCompiler::emit_ir_text(std::string text) {
+  return [text = std::move(text)](llvm::Module& module, const std::string& entry) {
+    std::string ir = text;
+    for (auto at = ir.find("$entry"); at != std::string::npos; at = ir.find("$entry", at + entry.size())) {
+      ir.replace(at, 6, entry);
+    }
+    llvm::SMDiagnostic err;
+    auto buffer = llvm::MemoryBuffer::getMemBuffer(ir, "ir-text");
+    if (llvm::parseAssemblyInto(buffer->getMemBufferRef(), &module, nullptr, err)) {
+      std::string msg;
+      llvm::raw_string_ostream os(msg);
+      err.print("ir-text", os, false);
+      throw std::runtime_error("JIT: " + msg);
+    }
+  };
 }
 
 std::string JitCompiler::optimized_ir(const Emit& emit) {
   std::lock_guard lock(mu_);
   llvm::LLVMContext context;
-  llvm::Module module("brook", context);
-  module.setDataLayout(impl_->tm->createDataLayout());
-  module.setTargetTriple(impl_->tm->getTargetTriple().str());
-  emit(module, "brook_entry");
-  impl_->optimize(module);
+  auto module = impl_->new_module(context);
+  emit(*module, "brook_entry");
+  impl_->optimize(*module);
   std::string text;
   llvm::raw_string_ostream os(text);
-  module.print(os, nullptr);
+  module->print(os, nullptr);
   return text;
 }
 

@@ -1,6 +1,13 @@
-// LLVM ORC LLJIT for the host CPU, an O3 pipeline with the vectorisers on,
-// and a compiled-object cache on disk keyed by a hash of the unoptimised IR,
-// the LLVM version and the CPU, so a second run compiles nothing.
+// LLVM ORC LLJIT for the host CPU, a hand-picked function pass pipeline (the
+// loop vectoriser for scalar element loops; the scalar cleanups alone for
+// modules marked brook.spmd, which are vector code already), and a
+// compiled-object cache on disk keyed by a hash of the unoptimised IR, the
+// pipelines, the LLVM version and the CPU, so a second run compiles nothing.
+//
+// Developer knobs (environment): BROOK_JIT_PHASES=1 prints each compile's
+// phases (CPU ms) on stderr; BROOK_JIT_PIPELINE / BROOK_JIT_SPMD_PIPELINE
+// replace the pipelines (`opt -passes=` syntax); BROOK_JIT_LLVM_ARGS passes
+// options to LLVM (e.g. -time-passes); BROOK_JIT_DUMP=1 prints the IR.
 #pragma once
 
 #include <functional>
@@ -34,6 +41,15 @@ class JitCompiler {
 
   // The optimised IR `emit` produces, as text.
   std::string optimized_ir(const Emit& emit);
+
+  // An Emit that parses textual IR into the module, "$entry" standing for the
+  // entry's name: hand-written modules for tests and pipeline experiments.
+  // Throws std::runtime_error when the text does not parse.
+  static Emit emit_ir_text(std::string text);
+
+  // Names the optimisation pipeline; part of the disk cache key, so objects
+  // made by another pipeline are never loaded.
+  static const char* pipeline_version();
 
   // The cache folder in use ("" when the disk cache is off).
   const std::string& cache_dir() const { return cache_dir_; }

@@ -435,30 +435,76 @@ void JitBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result)
     auto out_strides = row_major_strides(out.stream_extents);
     const int64_t outs = element_count(out.extents);
     const size_t ro = out.extents.size();
-    pool_.run(std::min<int64_t>(outs, pool_.size() * 4), [&](int64_t chunk) {
-      int64_t nchunks = std::min<int64_t>(outs, pool_.size() * 4);
-      std::vector<std::byte> acc(es);
-      for (int64_t o = outs * chunk / nchunks; o < outs * (chunk + 1) / nchunks; ++o) {
-        // Output position and the block's origin in input view coordinates.
-        std::vector<int64_t> opos(ro), origin(r, 0);
-        int64_t rest = o;
-        for (size_t d = ro; d-- > 0;) {
-          opos[d] = rest % out.extents[d];
-          rest /= out.extents[d];
-        }
-        // Align output dims with the input's trailing dims (leading 1s dropped).
-        for (size_t d = 0; d < ro && d < r; ++d) origin[r - 1 - d] = opos[ro - 1 - d] * plan.block[r - 1 - d];
-        StreamView block = in;
+    const int64_t block_count = element_count(plan.block);
+    // Blocks that are runs of one input row (every block extent but the last
+    // is 1) fold with one call each; kLanes outputs whose runs are equally
+    // spaced fold together, one accumulator per output, each in order.
+    bool row_blocks = true;
+    for (size_t d = 0; d + 1 < r; ++d) row_blocks = row_blocks && plan.block[d] == 1;
+    constexpr int kLanes = 8;
+    FoldFn lanes_fold = nullptr;
+    if (row_blocks && block_count >= 4 && outs >= kLanes) {
+      auto lkey = std::make_pair(&red, params);
+      if (auto it = folds8_.find(lkey); it != folds8_.end()) {
+        lanes_fold = it->second;
+      } else {
+        bool relaxed = options_.fp_relaxed;
+        lanes_fold = reinterpret_cast<FoldFn>(entry(red.name, [&](llvm::Module& m, const std::string& name) {
+          emit_fold(m, red, plan.input_param, plan.reduce_param, params, name, relaxed, kLanes);
+        }, plan.loc));
+        folds8_[lkey] = lanes_fold;
+      }
+    }
+    // Output o's element and the first input element of its block.
+    auto locate = [&](int64_t o, std::byte*& in_ptr, std::byte*& out_ptr, StreamView* block) {
+      int64_t opos[kMaxRank] = {}, origin[kMaxRank] = {};
+      int64_t rest = o;
+      for (size_t d = ro; d-- > 0;) {
+        opos[d] = rest % out.extents[d];
+        rest /= out.extents[d];
+      }
+      // Align output dims with the input's trailing dims (leading 1s dropped).
+      for (size_t d = 0; d < ro && d < r; ++d) origin[r - 1 - d] = opos[ro - 1 - d] * plan.block[r - 1 - d];
+      int64_t in_index = 0, out_index = 0;
+      for (size_t d = 0; d < r; ++d) in_index += (in.offset[d] + origin[d]) * in_strides[d];
+      for (size_t d = 0; d < ro; ++d) out_index += (out.offset[d] + opos[d]) * out_strides[d];
+      in_ptr = in_base + static_cast<size_t>(in_index) * es;
+      out_ptr = out_base + static_cast<size_t>(out_index) * out.elem->size;
+      if (block) {
+        *block = in;
         for (size_t d = 0; d < r; ++d) {
-          block.offset[d] = in.offset[d] + origin[d];
-          block.extents[d] = plan.block[d];
+          block->offset[d] = in.offset[d] + origin[d];
+          block->extents[d] = plan.block[d];
         }
-        int64_t count = element_count(block.extents);
-        std::memcpy(acc.data(), element_ptr(block, 0), es);
-        fold_range(block, 1, count, acc.data());
-        int64_t index = 0;
-        for (size_t d = 0; d < ro; ++d) index += (out.offset[d] + opos[d]) * out_strides[d];
-        std::memcpy(out_base + static_cast<size_t>(index) * out.elem->size, acc.data(), es);
+      }
+    };
+    const int64_t nchunks = std::min<int64_t>(outs, pool_.size() * 4);
+    pool_.run(nchunks, [&](int64_t chunk) {
+      std::vector<std::byte> acc(es * kLanes);
+      StreamView block;
+      const int64_t last = outs * (chunk + 1) / nchunks;
+      for (int64_t o = outs * chunk / nchunks; o < last;) {
+        if (lanes_fold && last - o >= kLanes) {
+          std::byte *in_ptr[kLanes], *out_ptr[kLanes];
+          for (int j = 0; j < kLanes; ++j) locate(o + j, in_ptr[j], out_ptr[j], nullptr);
+          const std::ptrdiff_t step = in_ptr[1] - in_ptr[0];
+          bool even = true;
+          for (int j = 2; j < kLanes; ++j) even = even && in_ptr[j] - in_ptr[0] == j * step;
+          if (even) {
+            for (int j = 0; j < kLanes; ++j) std::memcpy(acc.data() + j * es, in_ptr[j], es);
+            lanes_fold(&launch, acc.data(), in_ptr[0] + es, static_cast<int64_t>(step), block_count - 1);
+            for (int j = 0; j < kLanes; ++j) std::memcpy(out_ptr[j], acc.data() + j * es, es);
+            o += kLanes;
+            continue;
+          }
+        }
+        std::byte *in_ptr, *out_ptr;
+        locate(o, in_ptr, out_ptr, row_blocks ? nullptr : &block);
+        std::memcpy(acc.data(), in_ptr, es);
+        if (row_blocks) fold(&launch, acc.data(), in_ptr + es, static_cast<int64_t>(es), block_count - 1);
+        else fold_range(block, 1, block_count, acc.data());
+        std::memcpy(out_ptr, acc.data(), es);
+        ++o;
       }
     });
   }

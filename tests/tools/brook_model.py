@@ -999,6 +999,64 @@ def _(out):
     out.stream_print(b)
 
 
+@test("s5_divergent_gangs")
+def _(out):
+    h = [i + 1 for i in range(37)]
+    init = [-i for i in range(37)]
+    n, steps, peak, mark = Stream([37]), Stream([37]), Stream([37]), Stream([37])
+    stream_read(n, h, 4)
+    stream_read(steps, init, 4)
+    stream_read(peak, init, 4)
+    stream_read(mark, h, 4)
+
+    def collatz(inv, nv, st, pk, mk):
+        mk = mk * 2
+        if imod(nv, 5) == 0:
+            return [st, pk, mk]
+        x, k, top = nv, 0, nv
+        while x != 1:
+            if imod(x, 2) == 0:
+                x = idiv(x, 2)
+                continue
+            x = 3 * x + 1
+            k += 1
+            if x > top:
+                top = x
+            if k >= 12:
+                break
+        st = k
+        if top > 100:
+            pk = top
+        return [st, pk, mk]
+    launch([steps, peak, mark], [n], collatz)
+    hs, hp, hm = [None] * 37, [None] * 37, [None] * 37
+    stream_write(steps, hs, 4)
+    stream_write(peak, hp, 4)
+    stream_write(mark, hm, 4)
+    for i in range(37):
+        out.printf("%d: steps %d peak %d mark %d\n", h[i], hs[i], hp[i], hm[i])
+
+    g, acc = Stream([3, 19]), Stream([3, 19])
+    stream_read(g, [r * 100 + c for r in range(3) for c in range(19)], 4)
+    gs = g.snapshot()
+
+    def tri(inv, cur):
+        col, row = int(inv.pos[1]), int(inv.pos[0])
+        s = 0
+        for i in range(col + 1):
+            if imod(i + row, 4) == 3:
+                continue
+            s += gather(gs, row + 1, i - 2)
+        return [s]
+    launch([acc], [], tri)
+    ha = [None] * 57
+    stream_write(acc, ha, 4)
+    for r in range(3):
+        for c in range(19):
+            out.printf("%d ", ha[r * 19 + c])
+        out.printf("\n")
+
+
 @test("s5_indexof_output")
 def _(out):
     a, b = Stream([2, 3]), Stream([3])

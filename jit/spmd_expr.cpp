@@ -1,0 +1,560 @@
+// SPMD expressions: component by component, uniform operands stay scalar and
+// are broadcast only where they meet a varying one.
+#include <algorithm>
+
+#include <llvm/IR/Intrinsics.h>
+
+#include "jit/spmd_impl.hpp"
+
+namespace brook::jit::spmd {
+
+using llvm::Value;
+using ast::BinaryOp;
+using stdlib::Builtin;
+using stdlib::Sig;
+
+bool side_effect_free(const ast::Expr& e) {
+  using K = ast::ExprKind;
+  auto pure = [](const ast::ExprPtr& x) { return !x || side_effect_free(*x); };
+  switch (e.kind) {
+    case K::Assign: return false;
+    case K::Unary: {
+      const auto* u = e.as<ast::UnaryExpr>();
+      if (u->op == ast::UnaryOp::PreInc || u->op == ast::UnaryOp::PreDec || u->op == ast::UnaryOp::PostInc ||
+          u->op == ast::UnaryOp::PostDec)
+        return false;
+      return pure(u->operand);
+    }
+    case K::Binary: {
+      const auto* x = e.as<ast::BinaryExpr>();
+      return pure(x->lhs) && pure(x->rhs);
+    }
+    case K::Conditional: {
+      const auto* x = e.as<ast::ConditionalExpr>();
+      return pure(x->cond) && pure(x->then_expr) && pure(x->else_expr);
+    }
+    case K::Comma: {
+      const auto* x = e.as<ast::CommaExpr>();
+      return pure(x->lhs) && pure(x->rhs);
+    }
+    case K::Call: {
+      const auto* c = e.as<ast::CallExpr>();
+      if (c->target != ast::CallTarget::Builtin || static_cast<Builtin>(c->builtin) == Builtin::printf) return false;
+      for (const auto& a : c->args)
+        if (!pure(a)) return false;
+      return true;
+    }
+    case K::Construct:
+      for (const auto& a : e.as<ast::ConstructExpr>()->args)
+        if (!pure(a)) return false;
+      return true;
+    case K::Cast: return pure(e.as<ast::CastExpr>()->operand);
+    case K::Gather:
+      for (const auto& a : e.as<ast::GatherExpr>()->indices)
+        if (!pure(a)) return false;
+      return true;
+    case K::Swizzle: return pure(e.as<ast::SwizzleExpr>()->base);
+    case K::Index: {
+      const auto* x = e.as<ast::IndexExpr>();
+      return pure(x->base) && pure(x->index);
+    }
+    case K::Member:
+    case K::InitList:
+    case K::Domain:
+    case K::IterInit: return false;
+    default: return true;
+  }
+}
+
+SV Gen::rvalue(const ast::Expr& e) {
+  using K = ast::ExprKind;
+  switch (e.kind) {
+    case K::IntLit:
+      check_type(e.type);
+      return {{llvm::ConstantInt::get(reg(e.type), e.as<ast::IntLit>()->value)}, e.type};
+    case K::FloatLit:
+      check_type(e.type);
+      return {{llvm::ConstantFP::get(reg(e.type), e.as<ast::FloatLit>()->value)}, e.type};
+    case K::BoolLit: return {{b.getInt1(e.as<ast::BoolLit>()->value)}, e.type};
+    case K::Name: {
+      const auto* n = e.as<ast::NameExpr>();
+      if (const auto* c = n->decl ? n->decl->as<ast::EnumConstDecl>() : nullptr) {
+        check_type(e.type);
+        return {{llvm::ConstantInt::get(reg(e.type), static_cast<uint64_t>(c->value), true)}, e.type};
+      }
+      return load_place(place(e));
+    }
+    case K::Unary: {
+      const auto* u = e.as<ast::UnaryExpr>();
+      switch (u->op) {
+        case ast::UnaryOp::Plus: return rvalue(*u->operand);
+        case ast::UnaryOp::Neg: {
+          SV x = rvalue(*u->operand);
+          for (Value*& c : x.c) c = x.t->scalar_of()->is_floating() ? b.CreateFNeg(c) : b.CreateNeg(c);
+          return x;
+        }
+        case ast::UnaryOp::BitNot: {
+          SV x = rvalue(*u->operand);
+          for (Value*& c : x.c) c = b.CreateNot(c);
+          return x;
+        }
+        case ast::UnaryOp::Not: {
+          SV x = rvalue(*u->operand);
+          if (x.t->is_vector()) outside("! of a vector");
+          Value* z;
+          Value* c = x.c[0];
+          if (x.t->kind == TypeKind::Bool) z = b.CreateNot(c);
+          else if (x.t->is_floating()) z = b.CreateFCmpOEQ(c, llvm::Constant::getNullValue(c->getType()));
+          else z = b.CreateICmpEQ(c, llvm::Constant::getNullValue(c->getType()));
+          return {{b.CreateZExt(z, shaped(reg(check_type(e.type)), z))}, e.type};
+        }
+        case ast::UnaryOp::PreInc:
+        case ast::UnaryOp::PreDec:
+        case ast::UnaryOp::PostInc:
+        case ast::UnaryOp::PostDec: return incdec(*u);
+        default: outside("pointer operator");
+      }
+    }
+    case K::Binary: return binary(*e.as<ast::BinaryExpr>());
+    case K::Assign: return assign(*e.as<ast::AssignExpr>());
+    case K::Conditional: {
+      const auto* c = e.as<ast::ConditionalExpr>();
+      if (e.type->is_void() || !side_effect_free(*c->then_expr) || !side_effect_free(*c->else_expr))
+        outside("conditional with effects");
+      Value* t = truth(rvalue(*c->cond));
+      SV x = conv(rvalue(*c->then_expr), e.type);
+      SV y = conv(rvalue(*c->else_expr), e.type);
+      return select(t, x, y);
+    }
+    case K::Comma: {
+      const auto* c = e.as<ast::CommaExpr>();
+      rvalue(*c->lhs);
+      return rvalue(*c->rhs);
+    }
+    case K::Call: {
+      const auto* c = e.as<ast::CallExpr>();
+      if (c->target == ast::CallTarget::Kernel) return kernel_call(*c);
+      if (c->target != ast::CallTarget::Builtin) outside("call");
+      return builtin(*c);
+    }
+    case K::Construct: return construct(*e.as<ast::ConstructExpr>());
+    case K::Cast: {
+      const auto* c = e.as<ast::CastExpr>();
+      switch (c->cast) {
+        case ast::CastKind::Convert: return conv(rvalue(*c->operand), e.type);
+        case ast::CastKind::Broadcast: {
+          SV a = rvalue(*c->operand);
+          check_type(e.type);
+          Value* s = conv(a.c[0], a.t->scalar_of(), e.type->scalar_of());
+          return {std::vector<Value*>(e.type->width(), s), e.type};
+        }
+        case ast::CastKind::ToBool: return {{truth(rvalue(*c->operand))}, e.type};
+        case ast::CastKind::ToVoid: rvalue(*c->operand); return {{}, e.type};
+        default: outside("cast");
+      }
+    }
+    case K::Gather: return gather(*e.as<ast::GatherExpr>());
+    case K::Index: return load_place(place(e));
+    case K::Swizzle: {
+      const auto* s = e.as<ast::SwizzleExpr>();
+      SV base = rvalue(*s->base);
+      SV out{{}, check_type(e.type)};
+      for (int i = 0; i < s->count; ++i) {
+        size_t c = base.t->is_vector() ? s->comps[i] : 0;
+        if (c >= base.c.size()) outside("swizzle");
+        out.c.push_back(base.c[c]);
+      }
+      return out;
+    }
+    case K::Sizeof:
+      check_type(e.type);
+      return {{llvm::ConstantInt::get(reg(e.type), e.as<ast::SizeofExpr>()->value)}, e.type};
+    case K::Indexof: {
+      const auto* n = e.as<ast::IndexofExpr>()->operand->as<ast::NameExpr>();
+      if (!n) outside("indexof");
+      auto it = indexof_.find(n->decl);
+      if (it != indexof_.end()) return {it->second.c, e.type};
+      if (gathers.count(n->decl) || slots.count(n->decl)) {
+        Value* z = llvm::ConstantFP::get(b.getFloatTy(), 0.0);
+        return {{z, z, z, z}, e.type};
+      }
+      outside("indexof");
+    }
+    default: outside("expression");
+  }
+}
+
+SV Gen::binary(const ast::BinaryExpr& e) {
+  if (e.op == BinaryOp::LogAnd || e.op == BinaryOp::LogOr) {
+    // Both sides are evaluated (no side effects in the right one), then combined.
+    if (!side_effect_free(*e.rhs)) outside("&& / || with effects");
+    Value* l = truth(rvalue(*e.lhs));
+    Value* r = truth(rvalue(*e.rhs));
+    unify(l, r);
+    Value* v = e.op == BinaryOp::LogAnd ? b.CreateAnd(l, r) : b.CreateOr(l, r);
+    return {{b.CreateZExt(v, shaped(reg(check_type(e.type)), v))}, e.type};
+  }
+  SV l = rvalue(*e.lhs);
+  SV r = rvalue(*e.rhs);
+  check_type(e.type);
+  SV out{{}, e.type};
+  size_t n = std::max(l.c.size(), r.c.size());
+  for (size_t i = 0; i < n; ++i) {
+    Value* x = l.c[l.c.size() == 1 ? 0 : i];
+    Value* y = r.c[r.c.size() == 1 ? 0 : i];
+    unify(x, y);
+    out.c.push_back(cg.binary(e.op, x, y, l.t->scalar_of(), r.t->scalar_of()));
+  }
+  return out;
+}
+
+SV Gen::assign(const ast::AssignExpr& e) {
+  Place p = place(*e.lhs);
+  SV r = rvalue(*e.rhs);
+  if (!e.op) {
+    SV v = conv(r, p.t);
+    store_place(p, v);
+    return v;
+  }
+  if (*e.op >= BinaryOp::Lt && *e.op <= BinaryOp::Ne) outside("compound comparison");
+  const Type* op_t = check_type(e.op_type ? e.op_type : p.t);
+  SV lhs = conv(load_place(p), op_t);
+  SV res{{}, op_t};
+  for (size_t i = 0; i < lhs.c.size(); ++i) {
+    Value* x = lhs.c[i];
+    Value* y = r.c[r.c.size() == 1 ? 0 : i];
+    unify(x, y);
+    res.c.push_back(cg.binary(*e.op, x, y, op_t->scalar_of(), r.t->scalar_of()));
+  }
+  SV back = conv(res, p.t);
+  store_place(p, back);
+  return back;
+}
+
+SV Gen::incdec(const ast::UnaryExpr& u) {
+  Place p = place(*u.operand);
+  SV cur_v = load_place(p);
+  bool inc = u.op == ast::UnaryOp::PreInc || u.op == ast::UnaryOp::PostInc;
+  bool post = u.op == ast::UnaryOp::PostInc || u.op == ast::UnaryOp::PostDec;
+  SV next{{}, p.t};
+  const Type* s = p.t->scalar_of();
+  for (Value* c : cur_v.c) {
+    if (s->kind == TypeKind::Bool) {
+      next.c.push_back(inc ? static_cast<Value*>(llvm::ConstantInt::getTrue(c->getType())) : b.CreateNot(c));
+    } else if (s->is_floating()) {
+      Value* one = llvm::ConstantFP::get(c->getType(), 1.0);
+      next.c.push_back(inc ? b.CreateFAdd(c, one) : b.CreateFSub(c, one));
+    } else {
+      Value* one = llvm::ConstantInt::get(c->getType(), 1);
+      next.c.push_back(inc ? b.CreateAdd(c, one) : b.CreateSub(c, one));
+    }
+  }
+  store_place(p, next);
+  return post ? cur_v : next;
+}
+
+SV Gen::construct(const ast::ConstructExpr& e) {
+  const Type* t = check_type(e.type);
+  const Type* s = t->scalar_of();
+  if (!t->is_vector()) {
+    if (e.args.size() != 1) outside("constructor");
+    return conv(rvalue(*e.args[0]), t);
+  }
+  SV out{{}, t};
+  if (e.args.size() == 1 && !e.args[0]->type->is_vector()) {
+    SV a = rvalue(*e.args[0]);
+    out.c.assign(t->count, conv(a.c[0], a.t, s));
+    return out;
+  }
+  for (const auto& arg : e.args) {
+    SV a = rvalue(*arg);
+    for (Value* c : a.c)
+      if (out.c.size() < t->count) out.c.push_back(conv(c, a.t->scalar_of(), s));
+  }
+  while (out.c.size() < t->count) out.c.push_back(llvm::Constant::getNullValue(reg(s)));
+  return out;
+}
+
+SV Gen::select(Value* c, const SV& t, const SV& f) {
+  SV out{{}, t.t};
+  for (size_t i = 0; i < t.c.size(); ++i) {
+    Value* x = t.c[i];
+    Value* y = f.c[f.c.size() == 1 ? 0 : i];
+    Value* cc = c;
+    if (is_lane(cc)) {
+      x = widen(x);
+      y = widen(y);
+    } else {
+      unify(x, y);
+    }
+    out.c.push_back(b.CreateSelect(cc, x, y));
+  }
+  return out;
+}
+
+// One gather index component -> a clamped i64 position (§5: a float selects
+// floor(f + 0.25)).
+Value* Gen::gather_index(Value* v, const Type* t, Value* extent) {
+  Value* id;
+  if (t->is_floating()) {
+    Value* f = b.CreateFAdd(v, llvm::ConstantFP::get(v->getType(), 0.25));
+    f = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, f);
+    Value* lim = llvm::ConstantFP::get(v->getType(), 1e15);
+    Value* neg = llvm::ConstantFP::get(v->getType(), -1.0);
+    f = b.CreateSelect(b.CreateFCmpOGT(f, lim), lim, f);
+    f = b.CreateSelect(b.CreateFCmpUGE(f, neg), f, neg);
+    id = b.CreateFPToSI(f, shaped(b.getInt64Ty(), v));
+  } else {
+    bool sign = t->kind != TypeKind::Bool && t->is_signed();
+    id = b.CreateIntCast(v, shaped(b.getInt64Ty(), v), sign);
+  }
+  Value* hi = b.CreateSub(extent, cg.i64(1));
+  Value* zero = cg.i64(0);
+  if (is_lane(id)) {
+    hi = widen(hi);
+    zero = widen(zero);
+  }
+  id = b.CreateSelect(b.CreateICmpSLT(id, zero), zero, id);
+  return b.CreateSelect(b.CreateICmpSGT(id, hi), hi, id);
+}
+
+SV Gen::gather(const ast::GatherExpr& e) {
+  const auto* n = e.param->as<ast::NameExpr>();
+  auto it = n ? gathers.find(n->decl) : gathers.end();
+  if (it == gathers.end()) outside("gather");
+  Arg& a = *it->second;
+  const Type* elem = check_type(e.type);
+  std::vector<std::pair<Value*, const Type*>> list;  // row first
+  if (e.indices.size() == 1 && e.indices[0]->type->is_vector()) {
+    SV v = rvalue(*e.indices[0]);
+    const Type* s = v.t->scalar_of();
+    if (v.c.size() >= 2) list.push_back({v.c[1], s});
+    list.push_back({v.c[0], s});
+  } else {
+    for (const auto& ix : e.indices) {
+      SV v = rvalue(*ix);
+      if (v.t->is_vector()) outside("gather index");
+      list.push_back({v.c[0], v.t});
+    }
+  }
+  const int rank = a.shape->rank;
+  const int k = static_cast<int>(list.size());
+  Value* row = cg.i64(0);
+  Value* last = cg.i64(0);
+  for (int d = 0; d < rank; ++d) {
+    int j = k - rank + d;
+    Value* id = j >= 0 ? gather_index(list[static_cast<size_t>(j)].first, list[static_cast<size_t>(j)].second, a.extent[d])
+                       : b.CreateSelect(b.CreateICmpSLT(a.extent[d], cg.i64(1)), b.CreateSub(a.extent[d], cg.i64(1)), cg.i64(0));
+    Value* off = a.offset[d];
+    unify(off, id);
+    Value* p = b.CreateAdd(off, id);
+    if (d == rank - 1) {
+      last = p;
+    } else {
+      Value* st = a.stride[d];
+      unify(p, st);
+      p = b.CreateMul(p, st);
+      unify(row, p);
+      row = b.CreateAdd(row, p);
+    }
+  }
+  if (!is_lane(row) && !is_lane(last)) return load_elems(a.base, b.CreateAdd(row, last), elem, nullptr, false);
+  if (is_lane(row)) {
+    Value* index = last;
+    unify(index, row);
+    return load_elems(a.base, b.CreateAdd(index, row), elem, nullptr, false);
+  }
+  return load_lanes(a.base, row, last, elem, nullptr);
+}
+
+// A kernel called from a kernel is inlined: its parameters are slots filled
+// from the arguments (out parameters copied in and back out), its returns
+// take lanes out of the call's mask only, and its result is a slot.
+SV Gen::kernel_call(const ast::CallExpr& e) {
+  if (!e.func) outside("call");
+  const ast::FuncDecl& callee = e.func->definition ? *e.func->definition : *e.func;
+  if (!callee.body || calls.size() >= 8 || std::find(calls.begin(), calls.end(), &callee) != calls.end() ||
+      callee.params.size() != e.args.size())
+    outside("call");
+  std::vector<std::pair<Place, Slot*>> copy_out;
+  for (size_t i = 0; i < callee.params.size(); ++i) {
+    const ast::ParamDecl* p = callee.params[i].get();
+    const ast::Expr& a = *e.args[i];
+    const auto* name = a.as<ast::NameExpr>();
+    indexof_.erase(p);
+    if (name) {
+      if (auto it = indexof_.find(name->decl); it != indexof_.end()) indexof_[p] = it->second;
+    }
+    if (p->pkind == ast::ParamKind::Gather) {
+      auto it = name ? gathers.find(name->decl) : gathers.end();
+      if (it == gathers.end()) outside("gather argument");
+      gathers[p] = it->second;
+      continue;
+    }
+    auto it = slots.find(p);
+    Slot& slot = it != slots.end() ? it->second : make_slot(p, p->type, false);
+    if (slot.array_len) outside("array parameter");
+    SV v;
+    if (p->pkind == ast::ParamKind::Out) {
+      slot.read_by_all = true;
+      Place place_of = place(a);
+      v = load_place(place_of);
+      copy_out.push_back({place_of, &slot});
+    } else {
+      v = conv(rvalue(a), p->type);
+    }
+    for (size_t k = 0; k < v.c.size(); ++k) store_comp(slot, static_cast<int>(k), v.c[k]);
+  }
+  Slot* result = nullptr;
+  if (callee.return_type && !callee.return_type->is_void()) {
+    auto it = slots.find(&callee);
+    result = it != slots.end() ? &it->second : &make_slot(&callee, callee.return_type, false);
+    result->read_by_all = true;
+  }
+  Value* entry = cur();
+  Value* saved_ret = ret_slot;
+  Slot* saved_value = ret_value;
+  const bool saved_after = after_return;
+  std::vector<LoopCtx> saved_loops = std::move(loops);
+  loops.clear();
+  ret_slot = entry_alloca(entry->getType());
+  b.CreateStore(no_lanes(), ret_slot);
+  ret_value = result;
+  after_return = false;
+  calls.push_back(&callee);
+  stmt(*callee.body);
+  calls.pop_back();
+  if (b.GetInsertBlock()->getTerminator()) b.SetInsertPoint(block("dead"));
+  set_cur(entry);  // the lanes that returned from the callee go on
+  ret_slot = saved_ret;
+  ret_value = saved_value;
+  after_return = saved_after;
+  loops = std::move(saved_loops);
+  for (auto& [pl, slot] : copy_out) {
+    SV v{{}, slot->t};
+    for (size_t k = 0; k < slot->ptr.size(); ++k) v.c.push_back(load_comp(*slot, static_cast<int>(k)));
+    store_place(pl, v);
+  }
+  if (!result) return {{}, e.type};
+  SV out{{}, result->t};
+  for (size_t k = 0; k < result->ptr.size(); ++k) out.c.push_back(load_comp(*result, static_cast<int>(k)));
+  return out;
+}
+
+SV Gen::builtin(const ast::CallExpr& e) {
+  const Builtin id = static_cast<Builtin>(e.builtin);
+  const auto& info = stdlib::builtin_info(id);
+  if (id == Builtin::printf) outside("printf");
+  if (id == Builtin::instance) {
+    SV out{{}, e.type};
+    const int D = static_cast<int>(pos.size());
+    for (int d = 0; d < 4; ++d) {
+      int src = D - 1 - d;
+      if (src < 0) out.c.push_back(b.getInt32(0));
+      else if (src == D - 1) out.c.push_back(b.CreateTrunc(lanes, lane_type(b.getInt32Ty())));
+      else out.c.push_back(b.CreateTrunc(pos[static_cast<size_t>(src)], b.getInt32Ty()));
+    }
+    return out;
+  }
+  std::vector<SV> args;
+  for (const auto& a : e.args) args.push_back(rvalue(*a));
+  if (args.empty()) outside("builtin");
+  for (const SV& a : args) check_type(a.t);
+  check_type(e.type);
+  switch (info.sig) {
+    case Sig::FloatUnary:
+    case Sig::FloatBinary:
+    case Sig::FloatTernary:
+    case Sig::Lerp:
+    case Sig::AnyUnary:
+    case Sig::AnyBinary:
+    case Sig::AnyTernary:
+    case Sig::Classify:
+    case Sig::IntUnary: {
+      const Type* at = args[0].t;
+      for (const SV& a : args)
+        if (a.t->is_vector()) at = a.t;
+      const Type* as = at->scalar_of();
+      SV out{{}, e.type};
+      for (uint32_t i = 0; i < e.type->width(); ++i) {
+        std::vector<Value*> xs;
+        bool lane = false;
+        for (const SV& a : args) {
+          Value* x = a.t->is_vector() ? a.c[i] : (as != a.t ? conv(a.c[0], a.t, as) : a.c[0]);
+          lane = lane || is_lane(x);
+          xs.push_back(x);
+        }
+        if (lane)
+          for (Value*& x : xs) x = widen(x);
+        out.c.push_back(cg.component_builtin(id, xs, e.type->scalar_of(), as));
+      }
+      return out;
+    }
+    default: break;
+  }
+  const Type* vt = args[0].t;
+  const bool fp = vt->scalar_of()->is_floating();
+  auto op = [&](Value* x, Value* y, char o) {
+    unify(x, y);
+    switch (o) {
+      case '*': return fp ? b.CreateFMul(x, y) : b.CreateMul(x, y);
+      case '+': return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y);
+      case '-': return fp ? b.CreateFSub(x, y) : b.CreateSub(x, y);
+      default: return b.CreateFDiv(x, y);
+    }
+  };
+  auto get = [](const SV& v, size_t i) { return v.c[v.c.size() == 1 ? 0 : i]; };
+  auto dot = [&](const SV& x, const SV& y) {
+    Value* sum = op(get(x, 0), get(y, 0), '*');
+    for (size_t i = 1; i < vt->width(); ++i) sum = op(sum, op(get(x, i), get(y, i), '*'), '+');
+    return sum;
+  };
+  auto sqrt = [&](Value* x) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x); };
+  switch (id) {
+    case Builtin::dot: return {{dot(args[0], args[1])}, e.type};
+    case Builtin::length: return {{sqrt(dot(args[0], args[0]))}, e.type};
+    case Builtin::distance: {
+      SV d{{}, vt};
+      for (size_t i = 0; i < vt->width(); ++i) d.c.push_back(op(get(args[0], i), get(args[1], i), '-'));
+      return {{sqrt(dot(d, d))}, e.type};
+    }
+    case Builtin::normalize: {
+      Value* len = sqrt(dot(args[0], args[0]));
+      SV out{{}, e.type};
+      for (size_t i = 0; i < vt->width(); ++i) out.c.push_back(op(get(args[0], i), len, '/'));
+      return out;
+    }
+    case Builtin::reflect: {
+      Value* twice = op(llvm::ConstantFP::get(reg(vt->scalar_of()), 2.0), dot(args[1], args[0]), '*');
+      SV out{{}, e.type};
+      for (size_t i = 0; i < vt->width(); ++i)
+        out.c.push_back(op(get(args[0], i), op(twice, get(args[1], i), '*'), '-'));
+      return out;
+    }
+    case Builtin::cross: {
+      const SV& x = args[0];
+      const SV& y = args[1];
+      if (x.c.size() < 3 || y.c.size() < 3) outside("cross");
+      SV out{{}, e.type};
+      out.c.push_back(op(op(x.c[1], y.c[2], '*'), op(x.c[2], y.c[1], '*'), '-'));
+      out.c.push_back(op(op(x.c[2], y.c[0], '*'), op(x.c[0], y.c[2], '*'), '-'));
+      out.c.push_back(op(op(x.c[0], y.c[1], '*'), op(x.c[1], y.c[0], '*'), '-'));
+      return out;
+    }
+    case Builtin::any:
+    case Builtin::all: {
+      Value* acc = b.getInt1(id == Builtin::all);
+      for (Value* x : args[0].c) {
+        Value* nz = fp ? b.CreateFCmpUNE(x, llvm::Constant::getNullValue(x->getType()))
+                       : b.CreateICmpNE(x, llvm::Constant::getNullValue(x->getType()));
+        unify(acc, nz);
+        acc = id == Builtin::all ? b.CreateAnd(acc, nz) : b.CreateOr(acc, nz);
+      }
+      return {{b.CreateZExt(acc, shaped(reg(e.type), acc))}, e.type};
+    }
+    default: break;
+  }
+  outside("builtin");
+}
+
+}  // namespace brook::jit::spmd

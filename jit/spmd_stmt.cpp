@@ -1,0 +1,290 @@
+// SPMD statements: uniform conditions stay real branches; varying ones run
+// both sides under masks, skipping a side no lane takes; loops whose
+// condition varies (or that break, continue or return) run until no lane is
+// left. break/continue/return remove lanes from the execution mask.
+#include <llvm/IR/MDBuilder.h>
+
+#include "jit/spmd_impl.hpp"
+
+namespace brook::jit::spmd {
+
+using llvm::BasicBlock;
+using llvm::Value;
+
+namespace {
+
+// A return anywhere (a masked loop ends when no lane is left; a real one
+// would not).
+bool has_return(const ast::Stmt& s) {
+  using K = ast::StmtKind;
+  switch (s.kind) {
+    case K::Compound:
+      for (const auto& c : s.as<ast::CompoundStmt>()->body)
+        if (has_return(*c)) return true;
+      return false;
+    case K::If: {
+      const auto* i = s.as<ast::IfStmt>();
+      return has_return(*i->then_stmt) || (i->else_stmt && has_return(*i->else_stmt));
+    }
+    case K::For: return has_return(*s.as<ast::ForStmt>()->body);
+    case K::While: return has_return(*s.as<ast::WhileStmt>()->body);
+    case K::Do: return has_return(*s.as<ast::DoStmt>()->body);
+    case K::Return:
+    case K::Switch: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+void Gen::poll_interrupt(BasicBlock* exit) {
+  BasicBlock* go = block("not_interrupted");
+  b.CreateCondBr(cg.interrupted(launch_ptr), exit, go, llvm::MDBuilder(cg.ctx).createBranchWeights(1, 1 << 20));
+  b.SetInsertPoint(go);
+}
+
+// break/continue: a real branch in a real loop when every lane takes it (no
+// varying condition since the loop began), else lanes leave the mask.
+void Gen::jump(bool is_break) {
+  if (loops.empty()) outside("break");
+  LoopCtx& l = loops.back();
+  if (!l.cont_slot) {
+    if (divergence != l.divergence) {
+      masked_loops.insert(l.stmt);
+      throw Restart{};
+    }
+    b.CreateBr(is_break ? l.brk : l.cont);
+    return;
+  }
+  if (!is_break) b.CreateStore(b.CreateOr(b.CreateLoad(cur()->getType(), l.cont_slot), cur()), l.cont_slot);
+  set_cur(no_lanes());
+}
+
+void Gen::stmt(const ast::Stmt& s) {
+  using K = ast::StmtKind;
+  // Code after a real break/continue is unreachable: its own block.
+  if (b.GetInsertBlock()->getTerminator()) b.SetInsertPoint(block("dead"));
+  switch (s.kind) {
+    case K::Compound:
+      for (const auto& c : s.as<ast::CompoundStmt>()->body) stmt(*c);
+      return;
+    case K::Expr:
+      if (const auto* e = s.as<ast::ExprStmt>(); e->expr) rvalue(*e->expr);
+      return;
+    case K::Decl:
+      for (const auto& d : s.as<ast::DeclStmt>()->decls) {
+        const auto* v = d->as<ast::VarDecl>();
+        if (!v) continue;
+        if (v->is_stream || v->is_static) outside("declaration");
+        auto it = slots.find(v);
+        Slot& slot = it != slots.end() ? it->second : make_slot(v, v->type, false);
+        if (slot.array_len) {
+          array_decl(slot, v->init.get());
+          continue;
+        }
+        SV init{{}, v->type};
+        const Type* st = v->type->scalar_of();
+        if (!v->init) {
+          for (uint32_t k = 0; k < v->type->width(); ++k) init.c.push_back(llvm::Constant::getNullValue(reg(st)));
+        } else if (const auto* list = v->init->as<ast::InitListExpr>()) {
+          for (const auto& x : list->elems) {
+            if (x->as<ast::InitListExpr>() || x->type->is_vector()) outside("initialiser list");
+            init.c.push_back(conv(rvalue(*x).c[0], x->type, st));
+          }
+          while (init.c.size() < v->type->width()) init.c.push_back(llvm::Constant::getNullValue(reg(st)));
+          if (init.c.size() != v->type->width()) outside("initialiser list");
+        } else {
+          init = conv(rvalue(*v->init), v->type);
+        }
+        for (uint32_t k = 0; k < v->type->width(); ++k) store_comp(slot, static_cast<int>(k), init.c[k]);
+      }
+      return;
+    case K::If: if_stmt(*s.as<ast::IfStmt>()); return;
+    case K::For: {
+      const auto* f = s.as<ast::ForStmt>();
+      loop(*f, f->init.get(), f->cond.get(), f->step.get(), *f->body, true);
+      return;
+    }
+    case K::While: {
+      const auto* w = s.as<ast::WhileStmt>();
+      loop(*w, nullptr, w->cond.get(), nullptr, *w->body, true);
+      return;
+    }
+    case K::Do: {
+      const auto* d = s.as<ast::DoStmt>();
+      loop(*d, nullptr, d->cond.get(), nullptr, *d->body, false);
+      return;
+    }
+    case K::Break: jump(true); return;
+    case K::Continue: jump(false); return;
+    case K::Return: {
+      if (const ast::Expr* v = s.as<ast::ReturnStmt>()->value.get()) {
+        if (!ret_value) outside("return value");
+        SV x = conv(rvalue(*v), ret_value->t);
+        for (size_t k = 0; k < x.c.size(); ++k) store_comp(*ret_value, static_cast<int>(k), x.c[k]);
+      }
+      b.CreateStore(b.CreateOr(b.CreateLoad(cur()->getType(), ret_slot), cur()), ret_slot);
+      set_cur(no_lanes());
+      after_return = true;
+      return;
+    }
+    case K::Empty: return;
+    default: outside("statement");
+  }
+}
+
+// Every element starts zeroed, then takes the list's scalars in order.
+void Gen::array_decl(Slot& slot, const ast::Expr* init) {
+  const Type* e = slot.t->elem;
+  const uint32_t n = e->width();
+  std::vector<Value*> vals(slot.array_len * n, llvm::Constant::getNullValue(reg(e->scalar_of())));
+  if (init) {
+    const auto* list = init->as<ast::InitListExpr>();
+    if (!list || e->is_vector() || list->elems.size() > slot.array_len) outside("array initialiser");
+    for (size_t i = 0; i < list->elems.size(); ++i) {
+      const ast::Expr& x = *list->elems[i];
+      if (x.as<ast::InitListExpr>() || !x.type->is_scalar()) outside("array initialiser");
+      vals[i] = conv(rvalue(x).c[0], x.type, e);
+    }
+  }
+  for (uint32_t i = 0; i < slot.array_len; ++i)
+    for (uint32_t k = 0; k < n; ++k) store_comp(slot, static_cast<int>(k), vals[i * n + k], cg.i64(i));
+}
+
+void Gen::if_stmt(const ast::IfStmt& s) {
+  Value* c = truth(rvalue(*s.cond));
+  if (!is_lane(c)) {
+    BasicBlock* then_bb = block("then");
+    BasicBlock* else_bb = s.else_stmt ? block("else") : nullptr;
+    BasicBlock* end = block("endif");
+    b.CreateCondBr(c, then_bb, else_bb ? else_bb : end);
+    b.SetInsertPoint(then_bb);
+    stmt(*s.then_stmt);
+    branch_to(end);
+    if (else_bb) {
+      b.SetInsertPoint(else_bb);
+      stmt(*s.else_stmt);
+      branch_to(end);
+    }
+    b.SetInsertPoint(end);
+    return;
+  }
+  Value* m0 = cur();
+  Value* mt = b.CreateAnd(m0, c);
+  Value* me = b.CreateAnd(m0, b.CreateNot(c));
+  Value* acc = entry_alloca(m0->getType());
+  b.CreateStore(no_lanes(), acc);
+  ++divergence;
+  const int outer = region;
+  region = ++next_region;
+  BasicBlock* then_bb = block("vthen");
+  BasicBlock* mid = block("vmid");
+  BasicBlock* end = block("vendif");
+  b.CreateCondBr(any(mt), then_bb, mid);
+  b.SetInsertPoint(then_bb);
+  set_cur(mt);
+  stmt(*s.then_stmt);
+  b.CreateStore(cur(), acc);
+  b.CreateBr(mid);
+  b.SetInsertPoint(mid);
+  if (s.else_stmt) {
+    BasicBlock* else_bb = block("velse");
+    b.CreateCondBr(any(me), else_bb, end);
+    b.SetInsertPoint(else_bb);
+    region = ++next_region;
+    set_cur(me);
+    stmt(*s.else_stmt);
+    b.CreateStore(b.CreateOr(b.CreateLoad(m0->getType(), acc), cur()), acc);
+    b.CreateBr(end);
+  } else {
+    b.CreateStore(b.CreateOr(b.CreateLoad(m0->getType(), acc), me), acc);
+    b.CreateBr(end);
+  }
+  b.SetInsertPoint(end);
+  set_cur(b.CreateLoad(m0->getType(), acc));
+  --divergence;
+  region = outer;
+}
+
+void Gen::loop(const ast::Stmt& loop_stmt, const ast::Stmt* init, const ast::Expr* cond, const ast::Expr* step, const ast::Stmt& body,
+               bool test_first) {
+  has_loop = true;
+  if (init) stmt(*init);
+  const bool pure = !cond || side_effect_free(*cond);
+  // Whether the condition varies: evaluate it once in a block nothing reaches.
+  bool cond_lane = false;
+  if (cond && pure) {
+    BasicBlock* here = b.GetInsertBlock();
+    BasicBlock* probe = block("probe");
+    b.SetInsertPoint(probe);
+    cond_lane = is_lane(truth(rvalue(*cond)));
+    b.CreateUnreachable();
+    b.SetInsertPoint(here);
+  }
+  // A uniform loop stays a real loop, also under a mask: every lane runs
+  // the same iterations.
+  const bool masked = masked_loops.count(&loop_stmt) || has_return(body) || !pure || cond_lane;
+  BasicBlock* head = block("loop.head");
+  BasicBlock* body_bb = block("loop.body");
+  BasicBlock* latch = block("loop.latch");
+  BasicBlock* exit = block("loop.exit");
+  if (!masked) {
+    b.CreateBr(test_first ? head : body_bb);
+    b.SetInsertPoint(head);
+    if (test_first) {
+      poll_interrupt(exit);
+      b.CreateCondBr(cond ? truth(rvalue(*cond)) : b.getTrue(), body_bb, exit);
+    } else {
+      b.CreateBr(body_bb);
+    }
+    b.SetInsertPoint(body_bb);
+    loops.push_back({&loop_stmt, nullptr, exit, latch, divergence});
+    stmt(body);
+    loops.pop_back();
+    branch_to(latch);
+    b.SetInsertPoint(latch);
+    if (step) rvalue(*step);
+    if (test_first) {
+      b.CreateBr(head);
+    } else {
+      poll_interrupt(exit);
+      b.CreateCondBr(cond ? truth(rvalue(*cond)) : b.getTrue(), body_bb, exit);
+    }
+    b.SetInsertPoint(exit);
+    return;
+  }
+  Value* entry = cur();
+  Value* cont = entry_alloca(entry->getType());
+  b.CreateStore(no_lanes(), cont);
+  ++divergence;
+  loops.push_back({&loop_stmt, cont, nullptr, nullptr, divergence});
+  const int outer = region;
+  region = ++next_region;
+  auto test = [&] {
+    poll_interrupt(exit);
+    Value* m = cur();
+    if (cond) m = b.CreateAnd(m, widen(truth(rvalue(*cond))));
+    set_cur(m);
+    b.CreateCondBr(any(m), body_bb, exit);
+  };
+  b.CreateBr(test_first ? head : body_bb);
+  b.SetInsertPoint(head);
+  if (test_first) test();
+  else b.CreateBr(body_bb);
+  b.SetInsertPoint(body_bb);
+  stmt(body);
+  branch_to(latch);
+  b.SetInsertPoint(latch);
+  set_cur(b.CreateOr(cur(), b.CreateLoad(entry->getType(), cont)));
+  b.CreateStore(no_lanes(), cont);
+  if (step) rvalue(*step);
+  if (test_first) b.CreateBr(head);
+  else test();
+  b.SetInsertPoint(exit);
+  --divergence;
+  region = outer;
+  loops.pop_back();
+  set_cur(b.CreateAnd(entry, b.CreateNot(b.CreateLoad(entry->getType(), ret_slot))));
+}
+
+}  // namespace brook::jit::spmd
