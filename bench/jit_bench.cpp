@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <string>
 #include <vector>
@@ -412,12 +413,24 @@ int main(int argc, char** argv) {
       {"mandelbrot", bench_mandelbrot}, {"sgemm", bench_sgemm}, {"black_scholes", bench_black_scholes},
       {"invert_grey", bench_invert}, {"winograd", bench_winograd}, {"sgm_path", bench_sgm_path}};
   const char* only = std::getenv("BENCH_ONLY");
-  for (auto& [name, fn] : all)
-    if (!only || name == only) fn();
+  bool failed = false;
+  for (auto& [name, fn] : all) {
+    if (only && name != only) continue;
+    // A workload that cannot run is reported and the others still run.
+    try {
+      fn();
+    } catch (const PlanError& e) {
+      std::printf("| %-14s | failed: %s\n", name.c_str(), e.message.c_str());
+      failed = true;
+    } catch (const std::exception& e) {
+      std::printf("| %-14s | failed: %s\n", name.c_str(), e.what());
+      failed = true;
+    }
+  }
   double log_sum = 0;
   for (const Row& r : rows) log_sum += std::log(r.base_ms / r.jit_ms);
   if (!rows.empty()) std::printf("\ngeomean ratio %.2fx (target >= 0.75x)\n", std::exp(log_sum / static_cast<double>(rows.size())));
   for (const Row& r : rows)
     if (!r.ok) return 1;
-  return 0;
+  return failed ? 1 : 0;
 }
