@@ -74,12 +74,16 @@ std::string trim(const std::string& s) {
 
 Repl::Repl(EngineOptions options, bool terminal) : options_(std::move(options)), terminal_(terminal) {
   options_.repl = true;
+  options_.keep_macros = true;  // the session is one translation unit
   reset();
 }
 
-void Repl::reset() {
-  engine_ = std::make_unique<Engine>(options_);
+bool Repl::reset() {
+  std::unique_ptr<Engine> fresh = make_engine(options_);
+  if (!fresh) return false;
+  engine_ = std::move(fresh);
   entry_count_ = 0;
+  return true;
 }
 
 std::string Repl::next_name() { return "<repl:" + std::to_string(++entry_count_) + ">"; }
@@ -153,12 +157,19 @@ std::optional<Repl::Entry> Repl::complete_entry(const std::string& text) const {
       if (d && d->as<ast::TypedefDecl>()) state.typedef_names.insert(n);
     }
     uint32_t file = sources.add_file("<probe>", candidate);
-    PreprocessResult pp = preprocess(sources, file, diags, options_.preprocess);
+    // The session's macros, so `BEGIN` defined as `{` opens a block here too.
+    MacroTable macros = engine_->front_end().macros();
+    PreprocessResult pp = preprocess(sources, file, diags, options_.preprocess, macros);
     ParseResult parsed = parse(pp.tokens, types, diags, state);
     *incomplete = parsed.incomplete;
-    // The lexer, not the parser, sees a comment still open at the end.
-    for (const Diagnostic& d : diags.diagnostics())
-      if (d.message.rfind("unterminated comment", 0) == 0) *incomplete = true;
+    // The lexer, not the parser, sees a comment still open at the end, and
+    // the preprocessor an #if still waiting for its #endif.
+    for (const Diagnostic& d : diags.diagnostics()) {
+      if (d.message.rfind("unterminated comment", 0) == 0 ||
+          d.message.rfind("unterminated conditional directive", 0) == 0) {
+        *incomplete = true;
+      }
+    }
     if (diags.has_errors()) return std::nullopt;
     return std::move(parsed.program);
   };
@@ -177,6 +188,10 @@ std::optional<Repl::Entry> Repl::complete_entry(const std::string& text) const {
       expr.pop_back();
     return expr;
   };
+  // A line ending in '\\' continues (a long #define, most often).
+  std::string_view tail(text);
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.remove_suffix(1);
+  if (tail.ends_with('\\')) return std::nullopt;
   bool incomplete = false;
   if (std::optional<ast::Program> p = probe(text, &incomplete); !incomplete) {
     Entry e{text, p ? bare_stream(*p, text) : std::string()};
@@ -276,8 +291,11 @@ void Repl::command(const std::string& line) {
     timing_ = words.size() > 1 ? words[1] == "on" : !timing_;
     std::fputs(timing_ ? "timing on\n" : "timing off\n", stdout);
   } else if (name == ":reset") {
-    reset();
-    std::fputs("session reset\n", stdout);
+    if (reset()) {
+      std::fputs("session reset\n", stdout);
+    } else {
+      error("the session was not reset");
+    }
   } else if (name == ":streams") {
     show_streams();
   } else if (name == ":backend") {
@@ -310,16 +328,19 @@ void Repl::set_backend(const std::vector<std::string>& words) {
     std::fputs(("backend: " + wanted + "\n").c_str(), stdout);
     return;
   }
-  options_.backend = wanted;
-  // Streams live in their backend's storage, so a session with state keeps
-  // its backend until :reset; a fresh one switches at once.
-  if (entry_count_ == 0) {
-    reset();
-    std::fputs(("backend: " + wanted + "\n").c_str(), stdout);
-  } else {
-    std::fputs(("backend: " + wanted + " from the next :reset (this session's streams live on " + current +
-                ")\n").c_str(), stdout);
+  // The session moves with its state: streams are copied to the new backend.
+  std::string why;
+  size_t moved = 0;
+  if (!engine_->switch_backend(wanted, &why, &moved)) {
+    return error("cannot switch to " + wanted + ": " + why + "; still using " + current);
   }
+  options_.backend = wanted;  // :reset keeps the backend chosen last
+  std::string note;
+  if (moved > 0) {
+    note = " (" + std::to_string(moved) + (moved == 1 ? " stream" : " streams") + " moved from " +
+           current + ")";
+  }
+  std::fputs(("backend: " + wanted + note + "\n").c_str(), stdout);
 }
 
 namespace {
@@ -332,14 +353,37 @@ std::string emit_backend_source(const std::string& stage, [[maybe_unused]] const
 #endif
 #ifdef BROOK_HAVE_JIT
   if (stage == "llvm") {
+    // jit_emit_llvm writes one module per kernel or reduction, each after a
+    // header line "; kernel NAME (…)", "; reduce NAME" or "; NAME: why not".
     std::string all = jit_emit_llvm(program, false), out;
+    auto header_names = [](const std::string& line, const std::string& fn) {
+      for (const char* prefix : {"; kernel ", "; reduce "}) {
+        std::string p = prefix + fn;
+        if (line.rfind(p, 0) != 0) continue;
+        if (line.size() == p.size() || line[p.size()] == ' ') return true;
+      }
+      return line.rfind("; " + fn + ":", 0) == 0;
+    };
+    std::vector<std::string> kernels;
+    for (const ast::StmtPtr& item : program.items) {
+      if (const auto* ds = item->as<ast::DeclStmt>()) {
+        for (const ast::DeclPtr& d : ds->decls) {
+          const auto* f = d->as<ast::FuncDecl>();
+          if (f && f->fkind != ast::FuncKind::Host) kernels.push_back(f->name);
+        }
+      }
+    }
+    auto is_header = [&](const std::string& line) {
+      return std::any_of(kernels.begin(), kernels.end(),
+                         [&](const std::string& k) { return header_names(line, k); });
+    };
     bool keep = false;
     size_t start = 0;
     while (start < all.size()) {
       size_t end = all.find('\n', start);
       if (end == std::string::npos) end = all.size();
       std::string line = all.substr(start, end - start);
-      if (line.rfind("define ", 0) == 0) keep = line.find(name) != std::string::npos;
+      if (is_header(line)) keep = header_names(line, name);
       if (keep) out += line + "\n";
       start = end + 1;
     }
@@ -446,6 +490,7 @@ int cmd_repl(CommandLine& cl) {
   EngineOptions options = cl.engine;
   options.color = terminal && stderr_wants_color();
   Repl repl(options, terminal);
+  if (!repl.started()) return 2;
   install_interrupt_handler();
   if (!cl.program.empty()) {
     if (std::FILE* f = std::fopen(cl.program.c_str(), "rb")) {

@@ -16,6 +16,9 @@ class Repl {
  public:
   // `terminal`: stdin is a terminal (prompts, readline, colours).
   Repl(EngineOptions options, bool terminal);
+  // False when the first session could not start (its backend, say); the
+  // reason was printed.
+  bool started() const { return engine_ != nullptr; }
 
   // Reads and runs entries until :quit or end of input; returns the exit status.
   int loop(LineReader& reader);
@@ -33,7 +36,9 @@ class Repl {
 
  private:
   void command(const std::string& line);
-  void reset();
+  // A fresh session; false (the old one kept, the reason printed) when its
+  // engine cannot start.
+  bool reset();
   void show_streams();
   void emit(const std::vector<std::string>& words);
   void set_backend(const std::vector<std::string>& words);

@@ -26,7 +26,13 @@ FrontEnd::Unit FrontEnd::finish(uint32_t file, bool allow_incomplete) {
   // Diagnostics of an entry that turns out to be incomplete must not be shown,
   // so collect into a scratch engine first and replay into the real one.
   DiagnosticEngine scratch(sources_);
-  PreprocessResult pp = preprocess(sources_, file, scratch, options_.preprocess);
+  // With keep_macros the entry works on a copy of the table, kept unless the
+  // entry turns out to be incomplete (it comes back longer later).
+  MacroTable trial;
+  if (options_.keep_macros) trial = macros_;
+  PreprocessResult pp = options_.keep_macros
+                            ? preprocess(sources_, file, scratch, options_.preprocess, trial)
+                            : preprocess(sources_, file, scratch, options_.preprocess);
   unit.pragmas = pp.pragmas;
   ParserState saved_state = parser_state_;
   ParseResult parsed = parse(pp.tokens, types_, scratch, parser_state_);
@@ -35,6 +41,7 @@ FrontEnd::Unit FrontEnd::finish(uint32_t file, bool allow_incomplete) {
     unit.status = Status::incomplete;
     return unit;
   }
+  if (options_.keep_macros) macros_ = std::move(trial);
   for (const Diagnostic& d : scratch.diagnostics()) diags_.report(d.severity, d.loc, d.message);
   if (scratch.has_errors()) return unit;
   auto program = std::make_unique<ast::Program>(std::move(parsed.program));

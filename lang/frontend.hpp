@@ -19,6 +19,9 @@ namespace brook {
 struct FrontEndOptions {
   PreprocessOptions preprocess;
   SemaOptions sema;
+  // Macros persist from one load to the next, as if every file and source
+  // were one translation unit (the REPL). Off: each is preprocessed alone.
+  bool keep_macros = false;
 };
 
 class FrontEnd {
@@ -45,6 +48,9 @@ class FrontEnd {
   TypeContext& types() { return types_; }
   Sema& sema() { return *sema_; }
   const std::vector<std::unique_ptr<ast::Program>>& programs() const { return programs_; }
+  // With keep_macros: the macros in force after the latest load (an entry
+  // found incomplete leaves them as they were).
+  const MacroTable& macros() const { return macros_; }
 
  private:
   Unit finish(uint32_t file, bool allow_incomplete);
@@ -56,6 +62,7 @@ class FrontEnd {
   ParserState parser_state_;
   std::unique_ptr<Sema> sema_;
   std::vector<std::unique_ptr<ast::Program>> programs_;
+  MacroTable macros_;
 };
 
 }  // namespace brook

@@ -86,16 +86,24 @@ class Preprocessor {
   Preprocessor(SourceManager& sources, DiagnosticEngine& diags, const PreprocessOptions& options)
       : sources_(sources), diags_(diags), options_(options), expander_(sources, diags) {}
 
-  PreprocessResult run(uint32_t file) {
-    for (std::string_view def : kPredefined) define_from_text(std::string(def));
-    expander_.macros()["__FILE__"] = Macro{MacroKind::file_name, {}, false, {}};
-    expander_.macros()["__LINE__"] = Macro{MacroKind::line_number, {}, false, {}};
-    apply_command_line();
+  // `start`: the macros an earlier run left (null or empty: a fresh unit).
+  PreprocessResult run(uint32_t file,
+                       const std::unordered_map<std::string, Macro>* start = nullptr) {
+    if (start) {
+      expander_.macros() = *start;
+    } else {
+      for (std::string_view def : kPredefined) define_from_text(std::string(def));
+      expander_.macros()["__FILE__"] = Macro{MacroKind::file_name, {}, false, {}};
+      expander_.macros()["__LINE__"] = Macro{MacroKind::line_number, {}, false, {}};
+      apply_command_line();
+    }
     Token eof = process_file(file, 0);
     eof.at_line_start = true;
     result_.tokens.push_back(std::move(eof));
     return std::move(result_);
   }
+
+  std::unordered_map<std::string, Macro>& macros() { return expander_.macros(); }
 
  private:
   void apply_command_line() {
@@ -460,6 +468,45 @@ class Preprocessor {
 PreprocessResult preprocess(SourceManager& sources, uint32_t file, DiagnosticEngine& diags,
                             const PreprocessOptions& options) {
   return Preprocessor(sources, diags, options).run(file);
+}
+
+struct MacroTable::Impl {
+  bool filled = false;
+  std::unordered_map<std::string, Macro> macros;
+};
+
+MacroTable::MacroTable() : impl_(std::make_unique<Impl>()) {}
+MacroTable::~MacroTable() = default;
+MacroTable::MacroTable(const MacroTable& other) : impl_(std::make_unique<Impl>(*other.impl_)) {}
+MacroTable& MacroTable::operator=(const MacroTable& other) {
+  if (this != &other) *impl_ = *other.impl_;
+  return *this;
+}
+// A moved-from table is empty, not null, so it stays usable.
+MacroTable::MacroTable(MacroTable&& other) : impl_(std::make_unique<Impl>()) {
+  std::swap(impl_, other.impl_);
+}
+MacroTable& MacroTable::operator=(MacroTable&& other) noexcept {
+  if (this == &other) return *this;
+  *impl_ = std::move(*other.impl_);
+  other.impl_->filled = false;
+  other.impl_->macros.clear();
+  return *this;
+}
+
+bool MacroTable::empty() const { return !impl_->filled; }
+bool MacroTable::defined(std::string_view name) const {
+  return impl_->macros.count(std::string(name)) != 0;
+}
+
+PreprocessResult preprocess(SourceManager& sources, uint32_t file, DiagnosticEngine& diags,
+                            const PreprocessOptions& options, MacroTable& macros) {
+  MacroTable::Impl& table = *macros.impl_;
+  Preprocessor pp(sources, diags, options);
+  PreprocessResult result = pp.run(file, table.filled ? &table.macros : nullptr);
+  table.macros = std::move(pp.macros());
+  table.filled = true;
+  return result;
 }
 
 }  // namespace brook

@@ -1,7 +1,9 @@
 // The preprocessor of LANGUAGE.md §2: includes, macros, conditionals, pragmas.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lang/source.hpp"
@@ -36,5 +38,38 @@ struct PreprocessResult {
 // `#include <...>` of any header is accepted and ignored; unknown pragmas warn.
 PreprocessResult preprocess(SourceManager& sources, uint32_t file, DiagnosticEngine& diags,
                             const PreprocessOptions& options = {});
+
+// The macros in force at the end of a preprocessing run, so that a later run
+// can go on where it stopped: the REPL treats a session as one translation
+// unit. A value: copy it to try an entry and keep the copy only if wanted.
+// Macro bodies keep the locations they were written at, so a table belongs to
+// the SourceManager its runs read from.
+class MacroTable {
+ public:
+  MacroTable();
+  ~MacroTable();
+  MacroTable(const MacroTable& other);
+  MacroTable& operator=(const MacroTable& other);
+  MacroTable(MacroTable&&);
+  MacroTable& operator=(MacroTable&&) noexcept;
+
+  // No run has filled the table yet (the next one starts from the predefined
+  // macros and -D, as preprocess() does).
+  bool empty() const;
+  bool defined(std::string_view name) const;
+
+  struct Impl;
+
+ private:
+  friend PreprocessResult preprocess(SourceManager&, uint32_t, DiagnosticEngine&,
+                                     const PreprocessOptions&, MacroTable&);
+  std::unique_ptr<Impl> impl_;
+};
+
+// As above, but starting from the macros in `macros` (when a run has filled
+// it; -D options are applied only to an empty table) and leaving there the
+// macros in force at the end, #undef included.
+PreprocessResult preprocess(SourceManager& sources, uint32_t file, DiagnosticEngine& diags,
+                            const PreprocessOptions& options, MacroTable& macros);
 
 }  // namespace brook

@@ -24,7 +24,7 @@ using interp::RuntimeError;
 struct Engine::Impl {
   explicit Impl(EngineOptions o)
       : options(std::move(o)),
-        front(FrontEndOptions{options.preprocess, SemaOptions{options.repl}}),
+        front(FrontEndOptions{options.preprocess, SemaOptions{options.repl}, options.keep_macros}),
         streams(choose_backend()),
         library(streams),
         compiler(machine, front.sources(), &library) {
@@ -136,11 +136,20 @@ struct Engine::Impl {
   }
 
   // `#pragma brook fp_relaxed` (LANGUAGE.md §10) is a property of the compiled
-  // kernels, so the backend is remade with it while no stream exists yet.
+  // kernels, so the backend is remade with it; streams that already exist (a
+  // REPL session) move to the new one. If that fails, kernels stay strict.
   void apply_pragmas(const ast::Program& program) {
     if (fp_relaxed) return;
     for (const std::string& p : program.pragmas) fp_relaxed |= p == "brook fp_relaxed";
-    if (fp_relaxed) streams.replace_backend(choose_backend());
+    if (!fp_relaxed) return;
+    // On any failure the current backend and its streams stay as they were.
+    try {
+      streams.move_to(choose_backend());
+    } catch (const std::exception&) {
+    } catch (const PlanError&) {
+    } catch (const RuntimeError&) {
+    } catch (const Interrupted&) {
+    }
   }
 
   void report(const RuntimeError& e) {
@@ -552,6 +561,30 @@ std::string Engine::last_plan(const std::string& kernel) const {
 std::string Engine::profile_report() { return backend_profile_report(impl_->streams.backend()); }
 
 std::string Engine::backend_name() { return std::string(impl_->streams.backend().name()); }
+
+bool Engine::switch_backend(std::string_view name, std::string* error, size_t* moved) {
+  Impl& impl = *impl_;
+  std::string previous = impl.options.backend;
+  impl.options.backend = std::string(name);
+  std::string failure;
+  try {
+    size_t n = impl.streams.move_to(impl.choose_backend());
+    if (moved) *moved = n;
+    return true;
+  } catch (const std::exception& e) {
+    failure = e.what();
+  } catch (const PlanError& e) {
+    failure = e.message;
+  } catch (const RuntimeError& e) {
+    failure = e.message;
+  } catch (const Interrupted&) {
+    failure = "interrupted";  // Ctrl-C while a transfer waited on the device
+  }
+  // choose_backend reads options.backend, as later pragmas and resets will.
+  impl.options.backend = previous;
+  if (error) *error = failure.empty() ? "the backend could not be started" : failure;
+  return false;
+}
 
 void Engine::interrupt() { interp::interrupt_requested.store(true); }
 

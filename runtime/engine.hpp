@@ -28,6 +28,9 @@ struct EngineOptions {
   bool use_disk_cache = true;
   bool color = false;  // colour diagnostics
   bool repl = false;   // later definitions replace earlier ones
+  // #define/#undef persist from one compile or eval to the next, as if all
+  // were one translation unit (the REPL).
+  bool keep_macros = false;
   PreprocessOptions preprocess;
 };
 
@@ -86,6 +89,12 @@ class Engine {
   void release_stream(std::string_view name);
   // The backend kernels run on ("interp", "jit", "opencl").
   std::string backend_name();
+  // Moves the session to another backend ("interp", "jit", "opencl"): every
+  // live stream keeps its contents, shape and type, and later launches run
+  // there. False with `*error` set when the backend is not built or cannot
+  // start, or a stream cannot be moved; the current backend then stays, with
+  // every stream intact. `*moved` (optional): how many streams moved.
+  bool switch_backend(std::string_view name, std::string* error, size_t* moved = nullptr);
   // Asks the running entry to stop at its next loop iteration or call.
   // Async-signal-safe; the entry ends with EntryStatus::interrupted.
   static void interrupt();

@@ -206,6 +206,57 @@ uint64_t StreamRuntime::create(interp::Machine&, const ast::VarDecl& decl,
   return add(std::move(r));
 }
 
+size_t StreamRuntime::move_to(std::unique_ptr<Backend> backend) {
+  // Old storage → new storage. Only declared streams own storage; a view may
+  // share it (and streamSwap may have exchanged two owners' storage).
+  std::unordered_map<StorageId, StorageId> moved;
+  struct Undo {
+    Backend* target;
+    std::unordered_map<StorageId, StorageId>* moved;
+    bool done = false;
+    ~Undo() {
+      if (done) return;
+      try {
+        for (const auto& [from, to] : *moved) target->release(to);
+      } catch (...) {
+        // The new backend is dropped anyway, and its storage with it.
+      }
+    }
+  } undo{backend.get(), &moved};
+  std::vector<std::byte> bytes;
+  for (const auto& [handle, r] : records_) {
+    if (!r.owner || moved.count(r.view.storage)) continue;
+    bytes.assign(Scheduler::host_bytes(r.view), std::byte{0});
+    backend_->read_view(r.view, bytes);
+    StorageId fresh = backend->allocate(r.bytes);
+    moved.emplace(r.view.storage, fresh);
+    StreamView target = r.view;
+    target.storage = fresh;
+    backend->write_view(target, bytes);
+  }
+  // Nothing can fail from here on.
+  undo.done = true;
+  size_t streams = 0;
+  for (auto it = records_.begin(); it != records_.end();) {
+    auto found = moved.find(it->second.view.storage);
+    if (found == moved.end()) {
+      // A view whose stream is gone cannot be moved (nor used any more).
+      it = records_.erase(it);
+      continue;
+    }
+    it->second.view.storage = found->second;
+    streams += it->second.owner ? 1 : 0;
+    ++it;
+  }
+  try {
+    for (const auto& [from, to] : moved) backend_->release(from);
+  } catch (...) {
+    // The old backend is dropped next, and its storage with it.
+  }
+  backend_ = std::move(backend);
+  return streams;
+}
+
 void StreamRuntime::release(interp::Machine&, uint64_t handle) {
   auto it = records_.find(handle);
   if (it == records_.end()) return;

@@ -42,6 +42,14 @@ class StreamRuntime : public StreamHost {
     backend_ = std::move(backend);
     return true;
   }
+  // Moves every live stream to `backend` and makes it the one plans run on:
+  // each storage is read through the current backend and written into new
+  // storage of the same size on `backend`; views and iterators follow their
+  // storage, so every handle keeps meaning the same stream. If anything throws
+  // (allocation, a transfer), the storage made so far on `backend` is freed,
+  // the current backend stays, and the exception propagates. Returns the
+  // number of streams moved.
+  size_t move_to(std::unique_ptr<Backend> backend);
   // Where each plan is described as it is made (--dump-plans, `brook emit
   // plan`); unset: nowhere.
   void set_plan_output(std::function<void(std::string_view)> f) { plan_output_ = std::move(f); }

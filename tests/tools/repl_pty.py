@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Drives `brook repl` in a real terminal (a pty): history recall across
 sessions, tab completion, Ctrl-C interrupting an infinite loop and clearing a
-half-typed line, Ctrl-D leaving. Usage: repl_pty.py BROOK"""
+half-typed line, Ctrl-D leaving; then, for each backend named after BROOK,
+Ctrl-C stopping a kernel that never ends, after `:backend` moved the session's
+streams there. Usage: repl_pty.py BROOK [BACKEND...]"""
+import faulthandler
 import os
 import pty
 import re
@@ -11,19 +14,27 @@ import tempfile
 import time
 
 BROOK = sys.argv[1]
+BACKENDS = sys.argv[2:]
 UP, TAB, CTRL_C, CTRL_D = "\x1b[A", "\t", "\x03", "\x04"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
+SESSIONS = []  # every brook started, killed at the end if still running
+STEP = ["start"]  # what the test was doing, for the failure message
+
+
+def step(what):
+    STEP[0] = what
 
 
 class Session:
     def __init__(self, history):
-        # Kernels poll for Ctrl-C on the interpreter; compiled backends do not (yet).
+        # Sessions start on the interpreter; `:backend` moves them elsewhere.
         env = dict(os.environ, BROOK_HISTORY=history, TERM="xterm", NO_COLOR="1", HOME=os.path.dirname(history),
                    BROOK_BACKEND="interp")
         env.pop("INPUTRC", None)
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             os.execve(BROOK, [BROOK, "repl"], env)
+        SESSIONS.append(self)
         self.seen = ""  # everything read so far, escape sequences removed
 
     def read_until(self, pattern, timeout=10.0):
@@ -54,19 +65,92 @@ class Session:
         self.read_until(r"(^|\n)> ")
 
     def finish(self):
+        # Keys typed before readline takes the terminal can be flushed, so
+        # Ctrl-D is sent again while brook is still there.
         self.send(CTRL_D)
         deadline = time.time() + 10
+        resend = time.time() + 2
         while time.time() < deadline:
+            if time.time() > resend:
+                self.send(CTRL_D)
+                resend = time.time() + 2
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
                 return os.waitstatus_to_exitcode(status)
             try:
-                select.select([self.fd], [], [], 0.1)
-                os.read(self.fd, 4096)
+                if select.select([self.fd], [], [], 0.1)[0]:
+                    os.read(self.fd, 4096)
             except OSError:
                 pass
         os.kill(self.pid, 9)
         raise AssertionError("brook did not exit on Ctrl-D")
+
+    def kill(self):
+        try:
+            if os.waitpid(self.pid, os.WNOHANG)[0] == 0:
+                os.kill(self.pid, 9)
+                deadline = time.time() + 10
+                while time.time() < deadline and os.waitpid(self.pid, os.WNOHANG)[0] == 0:
+                    time.sleep(0.05)
+        except (ChildProcessError, ProcessLookupError):
+            pass
+
+
+def interrupt_until_stopped(s, timeout=60.0):
+    """Ctrl-C, repeated every few seconds: compiling a kernel (PoCL's first
+    build especially) may take a while, and Ctrl-C must stop the launch."""
+    deadline = time.time() + timeout
+    while True:
+        s.send(CTRL_C)
+        try:
+            s.read_until(r"interrupted", timeout=3.0)
+            return
+        except AssertionError:
+            if time.time() > deadline:
+                raise
+
+
+def interrupt_kernels(history):
+    """Ctrl-C inside `spin` on each compiled backend; the session and the
+    streams it moved there stay usable."""
+    checks = 0
+    step("kernels spinning on compiled backends")
+    s = Session(history)
+    s.prompt()
+    s.send("kernel void spin(float a<>, out float b<>) { while (true) {} b = a; }\r")
+    s.prompt()
+    s.send("kernel void inc(float a<>, out float b<>) { b = a + 1.0f; }\r")
+    s.prompt()
+    s.send("float xs<64>, ys<64>; float zeros[64];\r")
+    s.prompt()
+    for backend in BACKENDS:
+        if backend == "interp":
+            continue  # the `stuck` kernel above already ran there
+        step(f"Ctrl-C in a kernel on {backend}")
+        # On the interpreter: xs all 0, ys all 1.
+        s.send("streamRead(xs, zeros); inc(xs, ys);\r")
+        s.prompt()
+        s.send(f":backend {backend}\r")
+        s.read_until(rf"backend: {backend} \(2 streams moved from interp\)")
+        s.prompt()
+        for _ in range(2):  # the kernel can be stopped again and again
+            s.send("spin(xs, ys);\r")
+            time.sleep(1.0)
+            interrupt_until_stopped(s)
+            s.prompt()
+        # xs, only read by the interrupted launches, still holds 0.
+        s.send("inc(xs, ys); ys.domain(0, 3)\r")
+        s.read_until(r"\n1\.00 1\.00 1\.00 \n")
+        s.prompt()
+        s.send("inc(ys, xs); xs.domain(61, 64)\r")
+        s.read_until(r"\n2\.00 2\.00 2\.00 \n")
+        s.prompt()
+        s.send(":backend interp\r")
+        s.read_until(r"backend: interp \(2 streams moved")
+        s.prompt()
+        checks += 2
+    assert s.finish() == 0
+    return checks
 
 
 def main():
@@ -75,6 +159,7 @@ def main():
         history = os.path.join(tmp, "history")
 
         # Session 1: a declaration goes into the history file.
+        step("history: first session")
         s = Session(history)
         s.prompt()
         s.send("int recalled_value = 1234;\r")
@@ -85,6 +170,7 @@ def main():
         checks += 2
 
         # Session 2: Up recalls it from the file; Tab completes names and commands.
+        step("history recall and completion")
         s = Session(history)
         s.prompt()
         s.send(UP)
@@ -104,6 +190,7 @@ def main():
         checks += 1
 
         # Ctrl-C stops an infinite host loop; the session and its state survive.
+        step("Ctrl-C in a host loop")
         s.prompt()
         s.send("int spins = 0;\r")
         s.prompt()
@@ -117,6 +204,7 @@ def main():
         checks += 1
 
         # ... and a kernel stuck in a loop.
+        step("Ctrl-C in a kernel on interp")
         s.prompt()
         s.send("kernel void stuck(out float y<>) { while (1) { y += 1.0f; } }\r")
         s.prompt()
@@ -132,6 +220,7 @@ def main():
         checks += 1
 
         # Ctrl-C at the prompt drops a half-typed entry, multi-line ones too.
+        step("Ctrl-C at the prompt")
         s.prompt()
         s.send("int half = (")
         time.sleep(0.2)
@@ -141,14 +230,22 @@ def main():
         s.prompt()
         s.send("recalled_value + 1\r")
         s.read_until(r"\n1235\n")
+        s.prompt()
         checks += 1
         assert s.finish() == 0
+
+        checks += interrupt_kernels(history)
     print(f"repl_pty: {checks} checks passed")
 
 
 if __name__ == "__main__":
+    # A hang shows where it happened before ctest's timeout kills us silently.
+    faulthandler.dump_traceback_later(150, exit=True)
     try:
         main()
     except AssertionError as e:
-        print(f"repl_pty: FAILED: {e}")
+        print(f"repl_pty: FAILED ({STEP[0]}): {e}")
         sys.exit(1)
+    finally:
+        for session in SESSIONS:
+            session.kill()
