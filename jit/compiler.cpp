@@ -2,6 +2,10 @@
 #include "jit/compiler.hpp"
 
 #include <chrono>
+#include <initializer_list>
+#include <mutex>
+#include <optional>
+#include <vector>
 #include <ctime>
 #include <cstdlib>
 #include <filesystem>
@@ -108,8 +112,55 @@ constexpr const char* kScalarPipeline =
     ",loop-mssa(licm),simplifycfg)";
 // brook.spmd modules are vector code already: the cleanups alone.
 constexpr const char* kSpmdPipeline = "always-inline,globaldce,function(" BROOK_SCALAR_CLEANUPS ")";
+// Large brook.spmd modules (winograd_tile: a dozen loops over float4 arrays)
+// spend twice the compile-latency target in the cleanups and code generation
+// alone: these get SSA construction, CSE and dead code removal only, and the
+// backend's -O1 with FastISel. Measured on winograd: optimisation 18 -> 2.3
+// ms CPU (InstCombine alone was 1.3 ms and saved the backend nothing), code
+// generation 17 -> 14 ms, run time no worse (0.47 ms, was 0.66); the loop
+// passes earn their time on small loop nests (sgemm, mandelbrot: under 600
+// instructions), which stay below the threshold.
+constexpr const char* kSpmdLargePipeline =
+    "always-inline,globaldce,function(sroa<modify-cfg>,early-cse<memssa>,simplifycfg,adce)";
+// Instructions in the unoptimised module above which it counts as large.
+constexpr size_t kSpmdLargeInstructions = 1500;
 #undef BROOK_SCALAR_CLEANUPS
 #undef BROOK_IC
+
+// LLVM's code generator takes some choices only from its command-line
+// options, which are process-wide: these are set for one run and reset after,
+// under a lock that every code generation holds. Options already given (by
+// BROOK_JIT_LLVM_ARGS) are left as they are.
+static std::mutex& codegen_options_mutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+class ScopedLlvmOptions {
+ public:
+  explicit ScopedLlvmOptions(std::initializer_list<std::pair<const char*, const char*>> options) {
+    auto& registered = llvm::cl::getRegisteredOptions();
+    for (const auto& [name, value] : options) {
+      auto it = registered.find(name);
+      if (it == registered.end() || it->second->getNumOccurrences() > 0) continue;
+      if (!it->second->addOccurrence(0, name, value)) set_.push_back(it->second);
+    }
+  }
+  ~ScopedLlvmOptions() {
+    for (llvm::cl::Option* o : set_) o->reset();
+  }
+  ScopedLlvmOptions(const ScopedLlvmOptions&) = delete;
+  ScopedLlvmOptions& operator=(const ScopedLlvmOptions&) = delete;
+
+ private:
+  std::vector<llvm::cl::Option*> set_;
+};
+
+static size_t instruction_count(const llvm::Module& m) {
+  size_t n = 0;
+  for (const llvm::Function& f : m) n += f.getInstructionCount();
+  return n;
+}
 
 // After inject-tli-mappings: keeps the libmvec variants only on calls with
 // the approximate-functions flag (#pragma brook fp_relaxed). libmvec's
@@ -133,11 +184,19 @@ struct StrictVectorLibraryPass : llvm::PassInfoMixin<StrictVectorLibraryPass> {
 struct JitCompiler::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::TargetMachine> tm;
+  std::unique_ptr<llvm::TargetMachine> tm_large;  // -O1 code generation, for large brook.spmd modules
   std::string cpu_key;  // pipelines + LLVM version + CPU name + features
   bool have_libmvec = false;
   std::unordered_map<uint64_t, void*> loaded;  // hash -> entry address
   std::string scalar_pipeline = kScalarPipeline;  // BROOK_JIT_PIPELINE overrides, for experiments
   std::string spmd_pipeline = kSpmdPipeline;      // BROOK_JIT_SPMD_PIPELINE likewise
+  std::string spmd_large_pipeline = kSpmdLargePipeline;  // and this one
+
+  // Decided on the unoptimised module, so the disk cache key (that module
+  // and cpu_key, which holds both pipelines) covers it.
+  static bool large(const llvm::Module& m) {
+    return m.getNamedMetadata("brook.spmd") != nullptr && instruction_count(m) > kSpmdLargeInstructions;
+  }
 
   std::unique_ptr<llvm::Module> new_module(llvm::LLVMContext& context) const {
     auto module = std::make_unique<llvm::Module>("brook", context);
@@ -156,7 +215,7 @@ struct JitCompiler::Impl {
     return llvm::xxh3_64bits(llvm::ArrayRef(reinterpret_cast<const uint8_t*>(buf.data()), buf.size()));
   }
 
-  void optimize(llvm::Module& m) {
+  void optimize(llvm::Module& m, bool is_large) {
     // Modules marked brook.spmd are already vector code (one lane per
     // element): scalarising them would undo that, and the vectorisers have
     // nothing left to do.
@@ -214,16 +273,29 @@ struct JitCompiler::Impl {
       return true;
     });
     llvm::ModulePassManager mpm;
-    const std::string& text = spmd ? spmd_pipeline : scalar_pipeline;
+    const std::string& text = !spmd ? scalar_pipeline : is_large ? spmd_large_pipeline : spmd_pipeline;
     if (auto e = pb.parsePassPipeline(mpm, text)) fail(std::move(e), "parsing the pass pipeline");
     mpm.run(m, mam);
   }
 
-  std::unique_ptr<llvm::MemoryBuffer> codegen(llvm::Module& m) {
+  std::unique_ptr<llvm::MemoryBuffer> codegen(llvm::Module& m, bool is_large) {
     llvm::SmallVector<char, 0> buf;
     llvm::raw_svector_ostream os(buf);
     llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+    llvm::TargetMachine& target = is_large ? *tm_large : *tm;
+    std::lock_guard lock(codegen_options_mutex());
+    // Large modules: without the pre-register-allocation scheduler, the
+    // machine-level LICM and CSE (the IR pipeline ran CSE) and loop strength
+    // reduction (short counted loops over stack arrays): winograd's code
+    // generation 15.5 -> 12.5 ms CPU, run time within the machine's noise.
+    std::optional<ScopedLlvmOptions> options;
+    if (is_large)
+      options.emplace(std::initializer_list<std::pair<const char*, const char*>>{
+          {"enable-misched", "false"},
+          {"disable-machine-licm", "true"},
+          {"disable-machine-cse", "true"},
+          {"disable-lsr", "true"}});
+    if (target.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
       throw std::runtime_error("JIT: the target cannot emit object files");
     }
     pm.run(m);
@@ -249,8 +321,16 @@ JitCompiler::JitCompiler(bool use_disk_cache) : impl_(std::make_unique<Impl>()) 
   auto jtmb = check(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
   jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
   impl_->tm = check(jtmb.createTargetMachine(), "creating the target machine");
+  {
+    auto large = jtmb;
+    large.setCodeGenOptLevel(llvm::CodeGenOptLevel::Less);
+    impl_->tm_large = check(large.createTargetMachine(), "creating the target machine");
+    // FastISel: the few scalar instructions go the quick way (vector ones
+    // still take SelectionDAG); 10% less code generation time on winograd.
+    impl_->tm_large->setFastISel(true);
+  }
   if (const char* p = std::getenv("BROOK_JIT_PIPELINE"); p && *p) impl_->scalar_pipeline = p;
-  if (const char* p = std::getenv("BROOK_JIT_SPMD_PIPELINE"); p && *p) impl_->spmd_pipeline = p;
+  if (const char* p = std::getenv("BROOK_JIT_SPMD_PIPELINE"); p && *p) impl_->spmd_pipeline = impl_->spmd_large_pipeline = p;
   std::string err;
   impl_->have_libmvec = !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1", &err);
   impl_->jit = check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "creating LLJIT");
@@ -268,7 +348,8 @@ JitCompiler::JitCompiler(bool use_disk_cache) : impl_(std::make_unique<Impl>()) 
     else llvm::consumeError(gen.takeError());
   }
   std::ostringstream key;
-  key << pipeline_version() << ";" << impl_->scalar_pipeline << ";" << impl_->spmd_pipeline << ";cg"
+  key << pipeline_version() << ";" << impl_->scalar_pipeline << ";" << impl_->spmd_pipeline << ";" << impl_->spmd_large_pipeline << ";large>"
+      << kSpmdLargeInstructions << ";cg"
       << static_cast<int>(impl_->tm->getOptLevel()) << ";llvm" << LLVM_VERSION_STRING << ";"
       << impl_->tm->getTargetCPU().str() << ";" << impl_->tm->getTargetFeatureString().str() << ";mvec"
       << impl_->have_libmvec;
@@ -278,9 +359,10 @@ JitCompiler::JitCompiler(bool use_disk_cache) : impl_(std::make_unique<Impl>()) 
 
 JitCompiler::~JitCompiler() = default;
 
-// Bump when a brook-* pass changes what it does (the pipeline text is in the
-// key already).
-const char* JitCompiler::pipeline_version() { return "brook-pipeline-2"; }
+// Bump when a brook-* pass or the code generation of large modules (-O1,
+// FastISel, the options in Impl::codegen) changes what it does (the pipeline
+// texts are in the key already).
+const char* JitCompiler::pipeline_version() { return "brook-pipeline-3"; }
 
 namespace {
 
@@ -365,9 +447,11 @@ JitCompiler::Result JitCompiler::get(const Emit& emit) {
   }
   phases.mark("cache");
   if (!object) {
-    impl_->optimize(*module);
+    const bool large = Impl::large(*module);
+    if (phases.on) phases.line += " instructions " + std::to_string(instruction_count(*module)) + (large ? " large" : "");
+    impl_->optimize(*module, large);
     phases.mark("opt");
-    object = impl_->codegen(*module);
+    object = impl_->codegen(*module, large);
     phases.mark("codegen");
     r.compiled = true;
     if (!path.empty()) write_atomically(cache_dir_, path, *object);
@@ -404,7 +488,7 @@ std::string JitCompiler::optimized_ir(const Emit& emit) {
   llvm::LLVMContext context;
   auto module = impl_->new_module(context);
   emit(*module, "brook_entry");
-  impl_->optimize(*module);
+  impl_->optimize(*module, Impl::large(*module));
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os, nullptr);

@@ -183,12 +183,20 @@ void Gen::store_comp(Slot& s, int k, Value* v, Value* index) {
   // slot read back for every lane needs one whenever lanes are masked off.
   const bool masked = s.read_by_all || s.written ? divergent() : s.region != region;
   if (!s.varying[vk]) {
-    if (is_lane(v) || masked) {
-      varying.insert({s.decl, static_cast<int>(vk)});
-      throw Restart{};
+    if (!is_lane(v) && !masked) {
+      b.CreateStore(v, comp_ptr(s, k, index));
+      return;
     }
-    b.CreateStore(v, comp_ptr(s, k, index));
-    return;
+    // The component varies: this round's code is wrong (earlier loads read
+    // it as uniform), but carrying on with it varying finds the locals that
+    // depend on it in this same round instead of one round each.
+    varying.insert({s.decl, static_cast<int>(vk)});
+    restart_pending = true;
+    llvm::Type* st = reg((s.array_len ? s.t->elem : s.t)->scalar_of());
+    llvm::Type* slot_type = lane_type(st);
+    if (s.array_len) slot_type = llvm::ArrayType::get(slot_type, s.array_len * s.t->elem->width());
+    s.ptr[vk] = entry_alloca(slot_type);
+    s.varying[vk] = true;
   }
   v = widen(v);
   if (masked) v = b.CreateSelect(cur(), v, load_comp(s, k, index));
@@ -505,6 +513,7 @@ bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapS
     spmd::Gen gen(cg, kernel, shape, spmd_width(), varying, masked_loops);
     try {
       gen.emit(entry_name);
+      if (gen.restart_pending) throw spmd::Restart{};
     } catch (const spmd::Restart&) {
       if (gen.fn) gen.fn->eraseFromParent();
       continue;
@@ -530,6 +539,8 @@ bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapS
       return false;
     }
     if (!module.getNamedMetadata("brook.spmd")) module.getOrInsertNamedMetadata("brook.spmd");
+    if (std::getenv("BROOK_JIT_SPMD_DEBUG"))
+      std::fprintf(stderr, "spmd: kernel %s: %d rounds\n", kernel.name.c_str(), attempt + 1);
     return true;
   }
   return false;

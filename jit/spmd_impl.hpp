@@ -87,6 +87,9 @@ class Gen {
   LoopSet& masked_loops;
   llvm::Function* fn = nullptr;
   bool has_loop = false;  // the kernel has a for/while/do
+  // A uniform local turned out varying this round: generate again once the
+  // round is done (the set `varying` holds all it found).
+  bool restart_pending = false;
 
  private:
   // lanes and masks

@@ -2,6 +2,10 @@
 // stores, deinterleaving vector elements; masked only in a row's tail) and
 // per-lane element loads that find consecutive, equal or reversed indices at
 // run time before falling back to a hardware gather.
+#include <map>
+#include <optional>
+
+#include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Intrinsics.h>
 
 #include "jit/abi.hpp"
@@ -11,6 +15,151 @@ namespace brook::jit::spmd {
 
 using llvm::BasicBlock;
 using llvm::Value;
+
+namespace {
+
+// How a <W x int/float> value steps from lane to lane, read off the IR that
+// computes it: `lanes` is a splat plus <0, 1, 2, …>, `2 * x + j` then steps
+// by 2. Only a guess that picks which run-time tests a gather gets (the
+// clamps of gather indices are looked through, locals are followed to what
+// was stored into them), never what it loads: a wrong guess costs time only.
+class LaneStride {
+ public:
+  std::optional<int64_t> of(Value* v) {
+    Lattice r = walk(v, 0);
+    if (r.kind == Lattice::Known) return r.stride;
+    return std::nullopt;
+  }
+
+ private:
+  struct Lattice {
+    enum Kind { Top, Known, Unknown } kind = Top;  // Top: no information yet
+    int64_t stride = 0;
+    static Lattice known(int64_t s) { return {Known, s}; }
+    static Lattice unknown() { return {Unknown, 0}; }
+    Lattice join(const Lattice& o) const {
+      if (kind == Top) return o;
+      if (o.kind == Top) return *this;
+      if (kind == Known && o.kind == Known && stride == o.stride) return *this;
+      return unknown();
+    }
+  };
+  static constexpr int kMaxDepth = 24;
+  std::map<Value*, Lattice> memo_;
+
+  // An integral scalar constant (ints, or floats holding small integers).
+  static std::optional<int64_t> integral(const llvm::Constant* c) {
+    if (!c) return std::nullopt;
+    if (const auto* i = llvm::dyn_cast<llvm::ConstantInt>(c)) {
+      if (i->getBitWidth() > 64) return std::nullopt;
+      return i->getSExtValue();
+    }
+    if (const auto* f = llvm::dyn_cast<llvm::ConstantFP>(c)) {
+      double d = f->getValueAPF().convertToDouble();
+      if (d == static_cast<double>(static_cast<int64_t>(d)) && d > -1e9 && d < 1e9) return static_cast<int64_t>(d);
+    }
+    return std::nullopt;
+  }
+
+  static std::optional<int64_t> splat_constant(Value* v) {
+    if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) {
+      if (!v->getType()->isVectorTy()) return integral(c);
+      return integral(c->getSplatValue());
+    }
+    return std::nullopt;
+  }
+
+  static Lattice constant(llvm::Constant* c) {
+    auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(c->getType());
+    if (!vt) return Lattice::known(0);
+    const unsigned n = vt->getNumElements();
+    std::optional<int64_t> first = integral(c->getAggregateElement(0u));
+    if (n < 2 || !first) return c->getSplatValue() ? Lattice::known(0) : Lattice::unknown();
+    std::optional<int64_t> second = integral(c->getAggregateElement(1u));
+    if (!second) return Lattice::unknown();
+    const int64_t step = *second - *first;
+    for (unsigned i = 2; i < n; ++i) {
+      std::optional<int64_t> e = integral(c->getAggregateElement(i));
+      if (!e || *e - *first != step * static_cast<int64_t>(i)) return Lattice::unknown();
+    }
+    return Lattice::known(step);
+  }
+
+  Lattice walk(Value* v, int depth) {
+    if (!v->getType()->isVectorTy()) return Lattice::known(0);
+    if (auto* c = llvm::dyn_cast<llvm::Constant>(v)) return constant(c);
+    if (llvm::getSplatValue(v)) return Lattice::known(0);
+    if (depth > kMaxDepth) return Lattice::unknown();
+    if (auto it = memo_.find(v); it != memo_.end()) return it->second;
+    memo_[v] = Lattice{};  // in progress: a cycle through a local adds nothing
+    Lattice r = step(v, depth + 1);
+    memo_[v] = r;
+    return r;
+  }
+
+  Lattice step(Value* v, int depth) {
+    auto* inst = llvm::dyn_cast<llvm::Instruction>(v);
+    if (!inst) return Lattice::unknown();
+    auto scaled = [&](Value* x, Value* k, int64_t sign) {
+      std::optional<int64_t> c = splat_constant(k);
+      if (!c) return Lattice::unknown();
+      Lattice s = walk(x, depth);
+      if (s.kind == Lattice::Known) s.stride *= sign * *c;
+      return s;
+    };
+    switch (inst->getOpcode()) {
+      case llvm::Instruction::Add:
+      case llvm::Instruction::FAdd:
+      case llvm::Instruction::Sub:
+      case llvm::Instruction::FSub: {
+        Lattice x = walk(inst->getOperand(0), depth);
+        Lattice y = walk(inst->getOperand(1), depth);
+        if (x.kind == Lattice::Unknown || y.kind == Lattice::Unknown) return Lattice::unknown();
+        if (x.kind == Lattice::Top || y.kind == Lattice::Top) return Lattice{};
+        const bool sub = inst->getOpcode() == llvm::Instruction::Sub || inst->getOpcode() == llvm::Instruction::FSub;
+        return Lattice::known(sub ? x.stride - y.stride : x.stride + y.stride);
+      }
+      case llvm::Instruction::Mul:
+      case llvm::Instruction::FMul:
+        if (splat_constant(inst->getOperand(1))) return scaled(inst->getOperand(0), inst->getOperand(1), 1);
+        return scaled(inst->getOperand(1), inst->getOperand(0), 1);
+      case llvm::Instruction::SIToFP:
+      case llvm::Instruction::UIToFP:
+      case llvm::Instruction::FPToSI:
+      case llvm::Instruction::FPToUI:
+      case llvm::Instruction::SExt:
+      case llvm::Instruction::ZExt:
+      case llvm::Instruction::Trunc:
+      case llvm::Instruction::FPExt:
+      case llvm::Instruction::FPTrunc:
+      case llvm::Instruction::Freeze:
+        return walk(inst->getOperand(0), depth);
+      case llvm::Instruction::Select: {
+        // Clamps select a splat bound in some lanes: look through them.
+        Value* x = inst->getOperand(1);
+        Value* y = inst->getOperand(2);
+        const bool xs = llvm::getSplatValue(x) || llvm::isa<llvm::Constant>(x);
+        const bool ys = llvm::getSplatValue(y) || llvm::isa<llvm::Constant>(y);
+        if (xs && !ys) return walk(y, depth);
+        if (ys && !xs) return walk(x, depth);
+        return walk(x, depth).join(walk(y, depth));
+      }
+      case llvm::Instruction::Load: {
+        // A local: what every store to it so far stored.
+        Value* ptr = llvm::cast<llvm::LoadInst>(inst)->getPointerOperand();
+        if (!llvm::isa<llvm::AllocaInst>(ptr)) return Lattice::unknown();
+        Lattice r;
+        for (llvm::User* u : ptr->users())
+          if (auto* st = llvm::dyn_cast<llvm::StoreInst>(u); st && st->getPointerOperand() == ptr)
+            r = r.join(walk(st->getValueOperand(), depth));
+        return r;
+      }
+      default: return Lattice::unknown();
+    }
+  }
+};
+
+}  // namespace
 
 // View position -> element index of the stream's storage. `p` holds the
 // domain position (the last coordinate scalar or per lane).
@@ -232,12 +381,21 @@ void Gen::store_outputs() {
 // tail of a row, whose inactive lanes may point anywhere) only full gangs
 // test the patterns.
 SV Gen::load_lanes(Value* base, Value* row, Value* last, const Type* elem, Value* mask) {
+  // Lanes known to step by other than -1, 0 or 1 (`a[2 * x]`) never match a
+  // pattern: the tests would only cost code. With a known step only its own
+  // pattern is tested.
+  const std::optional<int64_t> stride = LaneStride().of(last);
+  if (stride && *stride != 0 && *stride != 1 && *stride != -1)
+    return load_elems(base, b.CreateAdd(widen(row), last), elem, mask, false);
+  const bool test_up = !stride || *stride == 1;
+  const bool test_same = !stride || *stride == 0;
+  const bool test_down = !stride || *stride == -1;
   Value* first = b.CreateExtractElement(last, uint64_t{0});
   Value* splat = b.CreateVectorSplat(W, first);
   Value* full = mask ? all(mask) : b.getTrue();
-  Value* up = b.CreateAnd(full, all(b.CreateICmpEQ(last, b.CreateAdd(splat, iota64()))));
-  Value* same = b.CreateAnd(full, all(b.CreateICmpEQ(last, splat)));
-  Value* down = b.CreateAnd(full, all(b.CreateICmpEQ(last, b.CreateSub(splat, iota64()))));
+  Value* up = test_up ? b.CreateAnd(full, all(b.CreateICmpEQ(last, b.CreateAdd(splat, iota64())))) : nullptr;
+  Value* same = test_same ? b.CreateAnd(full, all(b.CreateICmpEQ(last, splat))) : nullptr;
+  Value* down = test_down ? b.CreateAnd(full, all(b.CreateICmpEQ(last, b.CreateSub(splat, iota64())))) : nullptr;
   llvm::BasicBlock* merge = block("gather.end");
   std::vector<std::pair<SV, llvm::BasicBlock*>> results;
   auto path = [&](Value* cond, const char* name, auto emit_load) {
@@ -250,13 +408,13 @@ SV Gen::load_lanes(Value* base, Value* row, Value* last, const Type* elem, Value
     b.CreateBr(merge);
     b.SetInsertPoint(no);
   };
-  path(up, "gather.contig", [&] { return load_elems(base, b.CreateAdd(row, first), elem, nullptr, true); });
-  path(same, "gather.same", [&] {
+  if (test_up) path(up, "gather.contig", [&] { return load_elems(base, b.CreateAdd(row, first), elem, nullptr, true); });
+  if (test_same) path(same, "gather.same", [&] {
     SV v = load_elems(base, b.CreateAdd(row, first), elem, nullptr, false);
     for (Value*& c : v.c) c = widen(c);
     return v;
   });
-  path(down, "gather.down", [&] {
+  if (test_down) path(down, "gather.down", [&] {
     SV v = load_elems(base, b.CreateAdd(row, b.CreateSub(first, cg.i64(W - 1))), elem, nullptr, true);
     std::vector<int> rev;
     for (int l = W - 1; l >= 0; --l) rev.push_back(l);
