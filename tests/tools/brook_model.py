@@ -1312,6 +1312,33 @@ def fsum(acc, x):
     return acc + x
 
 
+@test("s7_reduce_lanes")
+def _(out):
+    h = [F(r * 300 + c) for r in range(64) for c in range(300)]
+    k = [F((r * 300 + c) % 17) for r in range(64) for c in range(300)]
+    s, q = from_list([64, 300], h), from_list([64, 300], k)
+    first = lambda acc, x: acc  # noqa: E731
+    last = lambda acc, x: x  # noqa: E731
+    line = "first %.0f last %.0f sum %.0f\n"
+    out.printf("value: " + line, reduce_to_value(s, first), reduce_to_value(s, last),
+               reduce_to_value(q, fsum))
+    rf, rl, rs = Stream([64, 1]), Stream([64, 1]), Stream([64, 1])
+    reduce_to_stream(s, rf, first)
+    reduce_to_stream(s, rl, last)
+    reduce_to_stream(q, rs, fsum)
+    for r in range(0, 64, 9):
+        out.printf("row %d: " + line, r, rf.get((r, 0)), rl.get((r, 0)), rs.get((r, 0)))
+    bf, bl, bs = Stream([32, 4]), Stream([32, 4]), Stream([32, 4])
+    reduce_to_stream(s, bf, first)
+    reduce_to_stream(s, bl, last)
+    reduce_to_stream(q, bs, fsum)
+    for r in range(0, 32, 7):
+        for c in range(4):
+            out.printf("block %d,%d: " + line, r, c, bf.get((r, c)), bl.get((r, c)), bs.get((r, c)))
+    out.printf("value again: " + line, reduce_to_value(s, first), reduce_to_value(s, last),
+               reduce_to_value(q, fsum))
+
+
 @test("s7_reduce_sum_scalar")
 def _(out):
     s = from_list([10], [F(i) * F(0.5) - F(1) for i in range(10)])
