@@ -209,6 +209,13 @@ bool Engine::has(std::string_view name) const {
   return session_->engine().front_end().sema().lookup_global(name) != nullptr;
 }
 
+std::string Engine::backend() const { return session_->engine().backend_name(); }
+
+void Engine::set_backend(std::string_view name) {
+  std::string error;
+  if (!session_->engine().switch_backend(name, &error)) detail::Session::fail(error);
+}
+
 AnyStream Engine::make_stream(std::string_view element_type, std::size_t element_size,
                               std::initializer_list<int64_t> extents) {
   if (extents.size() < 1 || extents.size() > 4) detail::Session::fail("a stream has 1 to 4 extents");

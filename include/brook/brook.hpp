@@ -199,6 +199,14 @@ class Engine {
   // Whether the program declares `name` (a function, kernel or global).
   bool has(std::string_view name) const;
 
+  // The backend kernels run on: "interp", "jit" or "opencl".
+  std::string backend() const;
+  // Moves the engine to another backend: every stream keeps its contents and
+  // handles stay valid; later calls run there. Throws Error, and stays on the
+  // current backend with every stream intact, when it cannot (not built, no
+  // device, a stream that cannot be moved).
+  void set_backend(std::string_view name);
+
  private:
   template <class T>
   static detail::Arg arg(const T& v) {

@@ -203,3 +203,29 @@ TEST_CASE("embed: separate engines are independent") {
   brook::Engine moved = std::move(a);
   CHECK(moved.eval("only_in_a + 1") == "2");
 }
+
+TEST_CASE("embed: set_backend moves the streams; a backend that cannot start changes nothing") {
+  Fixture f;
+  f.eng.load_source(R"(
+    kernel void twice(float a<>, out float b<>) { b = 2.0f * a; }
+    reduce void total(float a<>, reduce float r<>) { r = r + a; }
+  )");
+  auto a = f.eng.stream<float>({5});
+  auto b = f.eng.stream<float>({5});
+  std::vector<float> host{1, 2, 3, 4, 5};
+  a.read(host);
+  CHECK(f.eng.backend() == "interp");
+  CHECK_THROWS_AS(f.eng.set_backend("gpu9000"), brook::Error);
+  CHECK(f.eng.backend() == "interp");
+  CHECK(a.to_vector() == host);
+#ifdef BROOK_HAVE_JIT
+  f.eng.set_backend("jit");
+  CHECK(f.eng.backend() == "jit");
+#endif
+  f.eng.call("twice", a, b);
+  CHECK(b.to_vector() == std::vector<float>{2, 4, 6, 8, 10});
+  f.eng.set_backend("interp");
+  CHECK(f.eng.backend() == "interp");
+  CHECK(b.to_vector() == std::vector<float>{2, 4, 6, 8, 10});
+  CHECK(f.eng.reduce<float>("total", b) == 30.0f);
+}
