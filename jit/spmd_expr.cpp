@@ -1,6 +1,7 @@
 // SPMD expressions: component by component, uniform operands stay scalar and
 // are broadcast only where they meet a varying one.
 #include <algorithm>
+#include <optional>
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -339,25 +340,58 @@ SV Gen::gather(const ast::GatherExpr& e) {
   }
   const int rank = a.shape->rank;
   const int k = static_cast<int>(list.size());
-  Value* row = cg.i64(0);
-  Value* last = cg.i64(0);
-  for (int d = 0; d < rank; ++d) {
+  // The element index of dimension d, clamped, plus the view's offset.
+  auto dim_index = [&](int d) {
     int j = k - rank + d;
     Value* id = j >= 0 ? gather_index(list[static_cast<size_t>(j)].first, list[static_cast<size_t>(j)].second, a.extent[d])
                        : b.CreateSelect(b.CreateICmpSLT(a.extent[d], cg.i64(1)), b.CreateSub(a.extent[d], cg.i64(1)), cg.i64(0));
     Value* off = a.offset[d];
     unify(off, id);
-    Value* p = b.CreateAdd(off, id);
-    if (d == rank - 1) {
-      last = p;
-    } else {
-      Value* st = a.stride[d];
-      unify(p, st);
-      p = b.CreateMul(p, st);
-      unify(row, p);
-      row = b.CreateAdd(row, p);
+    return b.CreateAdd(off, id);
+  };
+  Value* row = cg.i64(0);
+  for (int d = 0; d + 1 < rank; ++d) {
+    Value* p = dim_index(d);
+    Value* st = a.stride[d];
+    unify(p, st);
+    p = b.CreateMul(p, st);
+    unify(row, p);
+    row = b.CreateAdd(row, p);
+  }
+  const int last_j = k - 1;
+  Value* col = last_j >= 0 ? list[static_cast<size_t>(last_j)].first : nullptr;
+  const Type* col_t = last_j >= 0 ? list[static_cast<size_t>(last_j)].second : nullptr;
+  if (!is_lane(row) && col && is_lane(col)) {
+    // The column steps by one from lane to lane (`img[here.xy + float2(dx,
+    // dy)]`): tested at run time, in range lanes take one vector load.
+    if (auto run = consecutive_column(col, col_t, a.extent[rank - 1])) {
+      llvm::BasicBlock* fast = block("gather.row");
+      llvm::BasicBlock* slow = block("gather.lanes");
+      llvm::BasicBlock* done = block("gather.done");
+      b.CreateCondBr(run->second, fast, slow);
+      b.SetInsertPoint(fast);
+      Value* off = a.offset[rank - 1];
+      SV vf = load_elems(a.base, b.CreateAdd(row, b.CreateAdd(off, run->first)), elem, nullptr, true);
+      llvm::BasicBlock* fast_end = b.GetInsertBlock();
+      b.CreateBr(done);
+      b.SetInsertPoint(slow);
+      // Only gangs at an image edge (or not consecutive at all) come here.
+      Value* last = dim_index(rank - 1);
+      SV vs = load_elems(a.base, b.CreateAdd(widen(row), last), elem, nullptr, false);
+      llvm::BasicBlock* slow_end = b.GetInsertBlock();
+      b.CreateBr(done);
+      b.SetInsertPoint(done);
+      SV out{{}, elem};
+      for (size_t i = 0; i < vs.c.size(); ++i) {
+        llvm::PHINode* phi = b.CreatePHI(vs.c[i]->getType(), 2);
+        phi->addIncoming(vf.c[i], fast_end);
+        phi->addIncoming(vs.c[i], slow_end);
+        out.c.push_back(phi);
+      }
+      return out;
     }
   }
+  Value* last = dim_index(rank - 1);
   if (!is_lane(row) && !is_lane(last)) return load_elems(a.base, b.CreateAdd(row, last), elem, nullptr, false);
   if (is_lane(row)) {
     Value* index = last;
@@ -365,6 +399,50 @@ SV Gen::gather(const ast::GatherExpr& e) {
     return load_elems(a.base, b.CreateAdd(index, row), elem, nullptr, false);
   }
   return load_lanes(a.base, row, last, elem, nullptr);
+}
+
+// When the lanes of a gather column `v` (of Brook type t) select consecutive
+// elements all inside [0, extent): {lane 0's element index (i64), the
+// condition (i1)}, both computed at run time. A float column f selects
+// floor(f + 0.25); the test asks for lane 0 an exact integer below 2^24 (or
+// 2^53) and every lane exactly lane 0 + l, so each lane's floor is its own
+// value and the clamp changes nothing. Nothing when the column is not
+// guessed to step by one (the test would only cost code).
+std::optional<std::pair<Value*, Value*>> Gen::consecutive_column(Value* v, const Type* t, Value* extent) {
+  if (!lane_stride_is_one(v)) return std::nullopt;
+  llvm::Type* st = v->getType()->getScalarType();
+  Value* first = b.CreateExtractElement(v, uint64_t{0});
+  Value* ok = nullptr;
+  Value* u = nullptr;
+  if (st->isFloatTy() || st->isDoubleTy()) {
+    const int64_t exact = st->isFloatTy() ? int64_t{1} << 24 : int64_t{1} << 53;
+    std::vector<llvm::Constant*> iota;
+    for (int l = 0; l < W; ++l) iota.push_back(llvm::ConstantFP::get(st, static_cast<double>(l)));
+    // Lane 0 converted to an integer u and back, plus the lane: equal to
+    // every lane only when lane 0 is an exact integer (NaN and values out of
+    // range fail; freeze keeps their conversion defined, and whatever value
+    // it picks then fails the test) and the lanes step by exactly one.
+    u = b.CreateFreeze(b.CreateFPToSI(first, b.getInt64Ty()));
+    Value* steps = b.CreateFAdd(b.CreateVectorSplat(W, b.CreateSIToFP(u, st)), llvm::ConstantVector::get(iota));
+    ok = all(b.CreateFCmpOEQ(v, steps));
+    extent = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, extent, cg.i64(exact));
+  } else if (st->isIntegerTy() && t->kind != TypeKind::Bool && t->is_signed()) {
+    auto* it = llvm::cast<llvm::IntegerType>(st);
+    std::vector<llvm::Constant*> iota;
+    for (int l = 0; l < W; ++l) iota.push_back(llvm::ConstantInt::get(it, static_cast<uint64_t>(l)));
+    Value* steps = b.CreateAdd(b.CreateVectorSplat(W, first), llvm::ConstantVector::get(iota));
+    ok = all(b.CreateICmpEQ(v, steps));
+    llvm::APInt top = llvm::APInt::getSignedMaxValue(it->getBitWidth()) - static_cast<uint64_t>(W);
+    ok = b.CreateAnd(ok, b.CreateICmpSLE(first, llvm::ConstantInt::get(b.getContext(), top)));
+    u = b.CreateSExt(first, b.getInt64Ty());
+  } else {
+    return std::nullopt;
+  }
+  // 0 <= u <= extent - W as one unsigned test against a limit that is 0
+  // (always failing) when the extent is below W.
+  Value* lim = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, b.CreateSub(extent, cg.i64(W - 1)), cg.i64(0));
+  ok = b.CreateAnd(ok, b.CreateICmpULT(u, lim));
+  return std::make_pair(u, ok);
 }
 
 // A kernel called from a kernel is inlined: its parameters are slots filled

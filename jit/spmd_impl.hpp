@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -15,6 +16,10 @@
 #include "jit/codegen_impl.hpp"
 
 namespace brook::jit::spmd {
+
+// Counted loops of at most this many trips are unrolled fully (stencils up
+// to 5x5; the bound keeps unrolled code, and its compile time, in check).
+constexpr int64_t kUnrollTrips = 5;
 
 // Thrown when the kernel leaves the SPMD subset: the scalar path is used.
 struct NotInSubset {
@@ -154,6 +159,8 @@ class Gen {
   SV kernel_call(const ast::CallExpr& e);
   SV select(llvm::Value* cond, const SV& t, const SV& f);
   llvm::Value* gather_index(llvm::Value* v, const Type* t, llvm::Value* extent);
+  std::optional<std::pair<llvm::Value*, llvm::Value*>> consecutive_column(llvm::Value* v, const Type* t, llvm::Value* extent);
+  static bool lane_stride_is_one(llvm::Value* v);  // spmd_memory.cpp
 
   llvm::BasicBlock* alloca_block = nullptr;
   llvm::Value* mask_slot = nullptr;  // the execution mask

@@ -161,6 +161,11 @@ class LaneStride {
 
 }  // namespace
 
+bool Gen::lane_stride_is_one(Value* v) {
+  const std::optional<int64_t> stride = LaneStride().of(v);
+  return stride && *stride == 1;
+}
+
 // View position -> element index of the stream's storage. `p` holds the
 // domain position (the last coordinate scalar or per lane).
 Value* Gen::view_index(const Arg& a, const std::vector<Value*>& p, std::vector<Value*>* ids) {

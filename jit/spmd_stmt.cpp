@@ -2,6 +2,8 @@
 // both sides under masks, skipping a side no lane takes; loops whose
 // condition varies (or that break, continue or return) run until no lane is
 // left. break/continue/return remove lanes from the execution mask.
+#include <optional>
+
 #include <llvm/IR/MDBuilder.h>
 
 #include "jit/spmd_impl.hpp"
@@ -35,11 +37,69 @@ bool has_return(const ast::Stmt& s) {
   }
 }
 
+// An integer constant: a literal, negated or converted.
+std::optional<int64_t> int_constant(const ast::Expr* e) {
+  if (!e) return std::nullopt;
+  if (const auto* l = e->as<ast::IntLit>()) {
+    if (l->value > (uint64_t{1} << 40)) return std::nullopt;
+    return static_cast<int64_t>(l->value);
+  }
+  if (const auto* u = e->as<ast::UnaryExpr>()) {
+    std::optional<int64_t> v = int_constant(u->operand.get());
+    if (!v) return std::nullopt;
+    if (u->op == ast::UnaryOp::Neg) return -*v;
+    if (u->op == ast::UnaryOp::Plus) return v;
+    return std::nullopt;
+  }
+  if (const auto* c = e->as<ast::CastExpr>(); c && c->cast == ast::CastKind::Convert && c->operand->type &&
+                                              c->operand->type->is_integer() && e->type && e->type->is_integer())
+    return int_constant(c->operand.get());
+  return std::nullopt;
+}
+
+// Whether `e` names `d`, through conversions sema inserted.
+bool names(const ast::Expr* e, const ast::Decl* d) {
+  while (e && e->as<ast::CastExpr>() && e->as<ast::CastExpr>()->implicit) e = e->as<ast::CastExpr>()->operand.get();
+  const auto* n = e ? e->as<ast::NameExpr>() : nullptr;
+  return n && n->decl == d;
+}
+
+// The trip count of `for (int i = a; i < b; i++)` (<=, >, >=, != and -- too),
+// read off the syntax. Only a hint: LLVM unrolls when it finds the same.
+std::optional<int64_t> counted_trips(const ast::Stmt* init, const ast::Expr* cond, const ast::Expr* step) {
+  const auto* ds = init ? init->as<ast::DeclStmt>() : nullptr;
+  if (!ds || ds->decls.size() != 1 || !cond || !step) return std::nullopt;
+  const auto* v = ds->decls[0]->as<ast::VarDecl>();
+  if (!v || !v->type || !v->type->is_integer()) return std::nullopt;
+  std::optional<int64_t> lo = int_constant(v->init.get());
+  const auto* c = cond->as<ast::BinaryExpr>();
+  const auto* u = step->as<ast::UnaryExpr>();
+  if (!lo || !c || !u || !names(c->lhs.get(), v) || !names(u->operand.get(), v)) return std::nullopt;
+  std::optional<int64_t> hi = int_constant(c->rhs.get());
+  if (!hi) return std::nullopt;
+  const bool up = u->op == ast::UnaryOp::PreInc || u->op == ast::UnaryOp::PostInc;
+  const bool down = u->op == ast::UnaryOp::PreDec || u->op == ast::UnaryOp::PostDec;
+  int64_t n = -1;
+  if (up && (c->op == ast::BinaryOp::Lt || c->op == ast::BinaryOp::Ne)) n = *hi - *lo;
+  if (up && c->op == ast::BinaryOp::Le) n = *hi - *lo + 1;
+  if (down && (c->op == ast::BinaryOp::Gt || c->op == ast::BinaryOp::Ne)) n = *lo - *hi;
+  if (down && c->op == ast::BinaryOp::Ge) n = *lo - *hi + 1;
+  if (n < 0) return std::nullopt;
+  return n;
+}
+
 }  // namespace
 
-void Gen::poll_interrupt(BasicBlock* exit) {
+// Ctrl-C leaves the whole launch at once, as the row loop's test does (the
+// results are abandoned either way). Leaving through the loop's exit instead
+// would let enclosing loops run on, and the exits around each unrolled
+// iteration would keep GVN from sharing one gather's lane tests with the next.
+void Gen::poll_interrupt(BasicBlock*) {
+  BasicBlock* stop = block("interrupted");
   BasicBlock* go = block("not_interrupted");
-  b.CreateCondBr(cg.interrupted(launch_ptr), exit, go, llvm::MDBuilder(cg.ctx).createBranchWeights(1, 1 << 20));
+  b.CreateCondBr(cg.interrupted(launch_ptr), stop, go, llvm::MDBuilder(cg.ctx).createBranchWeights(1, 1 << 20));
+  b.SetInsertPoint(stop);
+  b.CreateRetVoid();
   b.SetInsertPoint(go);
 }
 
@@ -244,14 +304,40 @@ void Gen::loop(const ast::Stmt& loop_stmt, const ast::Stmt* init, const ast::Exp
   BasicBlock* latch = block("loop.latch");
   BasicBlock* exit = block("loop.exit");
   if (!masked) {
-    b.CreateBr(test_first ? head : body_bb);
-    b.SetInsertPoint(head);
-    if (test_first) {
-      poll_interrupt(exit);
-      b.CreateCondBr(cond ? truth(rvalue(*cond)) : b.getTrue(), body_bb, exit);
-    } else {
-      b.CreateBr(body_bb);
+    // Small counted loops (3x3 and 4x4 stencils) unroll fully whatever
+    // their bodies' size: the gathers in them then share their lane tests.
+    // Their first `trips` iterations skip the interrupt poll (a trip
+    // counter, constant in each unrolled copy, so the polls fold away), and
+    // a body that changes the counter still polls from then on.
+    std::optional<int64_t> trips = test_first ? counted_trips(init, cond, step) : std::nullopt;
+    if (trips && *trips > kUnrollTrips) trips.reset();
+    Value* trip_slot = nullptr;
+    if (trips) {
+      trip_slot = entry_alloca(b.getInt32Ty());
+      b.CreateStore(cg.i32(0), trip_slot);
     }
+    b.CreateBr(test_first ? head : body_bb);
+    // The condition is tested before the interrupt poll: SimplifyCFG would
+    // merge a condition after it into one exit branch, and a loop whose only
+    // exit depends on the poll has no trip count, so 3x3 stencil loops
+    // would not unroll.
+    auto test = [&] {
+      BasicBlock* poll = block("loop.poll");
+      b.CreateCondBr(cond ? truth(rvalue(*cond)) : b.getTrue(), poll, exit);
+      b.SetInsertPoint(poll);
+      if (trip_slot) {
+        Value* k = b.CreateAdd(b.CreateLoad(b.getInt32Ty(), trip_slot), cg.i32(1));
+        b.CreateStore(k, trip_slot);
+        BasicBlock* check = block("loop.poll.check");
+        b.CreateCondBr(b.CreateICmpUGT(k, cg.i32(static_cast<int32_t>(*trips))), check, body_bb);
+        b.SetInsertPoint(check);
+      }
+      poll_interrupt(exit);
+      b.CreateBr(body_bb);
+    };
+    b.SetInsertPoint(head);
+    if (test_first) test();
+    else b.CreateBr(body_bb);
     b.SetInsertPoint(body_bb);
     loops.push_back({&loop_stmt, nullptr, exit, latch, divergence});
     stmt(body);
@@ -260,10 +346,15 @@ void Gen::loop(const ast::Stmt& loop_stmt, const ast::Stmt* init, const ast::Exp
     b.SetInsertPoint(latch);
     if (step) rvalue(*step);
     if (test_first) {
-      b.CreateBr(head);
+      llvm::BranchInst* back = b.CreateBr(head);
+      if (trips) {
+        llvm::Metadata* full = llvm::MDNode::get(cg.ctx, {llvm::MDString::get(cg.ctx, "llvm.loop.unroll.full")});
+        llvm::MDNode* id = llvm::MDNode::getDistinct(cg.ctx, {nullptr, full});
+        id->replaceOperandWith(0, id);
+        back->setMetadata(llvm::LLVMContext::MD_loop, id);
+      }
     } else {
-      poll_interrupt(exit);
-      b.CreateCondBr(cond ? truth(rvalue(*cond)) : b.getTrue(), body_bb, exit);
+      test();
     }
     b.SetInsertPoint(exit);
     return;
