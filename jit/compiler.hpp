@@ -51,6 +51,10 @@ class JitCompiler {
   // made by another pipeline are never loaded.
   static const char* pipeline_version();
 
+  // LLVM's one-time start-up, paid before the first compile of the process
+  // and not counted in any kernel's Result::ms (0 before the first compile).
+  double startup_ms() const;
+
   // The cache folder in use ("" when the disk cache is off).
   const std::string& cache_dir() const { return cache_dir_; }
 

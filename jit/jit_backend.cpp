@@ -714,6 +714,11 @@ std::string JitBackend::profile_report() const {
                   s.compiles, s.compile_ms, static_cast<long long>(s.launches), s.run_ms, eps);
     os << line;
   }
+  if (compiler_.startup_ms() > 0) {
+    std::snprintf(line, sizeof line, "JIT start-up (once per process, before the first compile): %.2f ms\n",
+                  compiler_.startup_ms());
+    os << line;
+  }
   return os.str();
 }
 
