@@ -449,24 +449,30 @@ void StreamRuntime::launch(interp::Machine& m, const ast::CallExpr& call, std::s
   }
 }
 
+// One argument of a kernel or reduce call as the Scheduler takes it: a
+// stream's view, a host array snapshot for a gather, or a value's bytes.
+CallArg StreamRuntime::call_arg(const ast::ParamDecl& p, const StreamArg& a, const ast::Expr* written,
+                                SourceLoc loc) {
+  CallArg c;
+  c.name = written_name(written);
+  if (a.type && a.type->is_stream()) {
+    c.kind = CallArg::Kind::Stream;
+    c.stream = record(a.scalar.u, loc).view;
+  } else if (p.pkind == ast::ParamKind::Gather && a.type && a.type->is_array()) {
+    c.kind = CallArg::Kind::HostArray;
+    c.host = host_array(a);
+  } else {
+    c.kind = CallArg::Kind::Value;
+    c.value = value_bytes(a, p.type);
+  }
+  return c;
+}
+
 void StreamRuntime::run_kernel(interp::Machine&, const ast::FuncDecl& kernel, const ast::CallExpr& call,
                                std::span<StreamArg> args, SourceLoc loc) {
   std::vector<CallArg> cargs(args.size());
   for (size_t i = 0; i < args.size() && i < kernel.params.size(); ++i) {
-    const ast::ParamDecl& p = *kernel.params[i];
-    const StreamArg& a = args[i];
-    CallArg& c = cargs[i];
-    c.name = written_name(i < call.args.size() ? call.args[i].get() : nullptr);
-    if (a.type && a.type->is_stream()) {
-      c.kind = CallArg::Kind::Stream;
-      c.stream = record(a.scalar.u, loc).view;
-    } else if (p.pkind == ast::ParamKind::Gather && a.type && a.type->is_array()) {
-      c.kind = CallArg::Kind::HostArray;
-      c.host = host_array(a);
-    } else {
-      c.kind = CallArg::Kind::Value;
-      c.value = value_bytes(a, p.type);
-    }
+    cargs[i] = call_arg(*kernel.params[i], args[i], i < call.args.size() ? call.args[i].get() : nullptr, loc);
   }
   MapPlan plan = Scheduler::plan_map(kernel, cargs, loc);
   show(describe(plan));
@@ -479,20 +485,8 @@ void StreamRuntime::run_reduction(interp::Machine&, const ast::FuncDecl& reducer
   int target = -1;
   for (size_t i = 0; i < args.size() && i < reducer.params.size(); ++i) {
     const ast::ParamDecl& p = *reducer.params[i];
-    const StreamArg& a = args[i];
-    CallArg& c = cargs[i];
-    c.name = written_name(i < call.args.size() ? call.args[i].get() : nullptr);
-    if (a.type && a.type->is_stream()) {
-      c.kind = CallArg::Kind::Stream;
-      c.stream = record(a.scalar.u, loc).view;
-    } else if (p.pkind == ast::ParamKind::Gather && a.type && a.type->is_array()) {
-      c.kind = CallArg::Kind::HostArray;
-      c.host = host_array(a);
-    } else {
-      c.kind = CallArg::Kind::Value;
-      c.value = value_bytes(a, p.type);
-      if (p.pkind == ast::ParamKind::Reduce) target = static_cast<int>(i);
-    }
+    cargs[i] = call_arg(p, args[i], i < call.args.size() ? call.args[i].get() : nullptr, loc);
+    if (cargs[i].kind == CallArg::Kind::Value && p.pkind == ast::ParamKind::Reduce) target = static_cast<int>(i);
   }
   ReducePlan plan = Scheduler::plan_reduce(reducer, cargs, loc);
   show(describe(plan));

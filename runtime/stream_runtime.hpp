@@ -82,6 +82,7 @@ class StreamRuntime : public StreamHost {
   void read_write(interp::Machine& m, bool read, const StreamView& view, uint64_t pointer, SourceLoc loc);
   void gather_scatter(interp::Machine& m, bool scatter, const ast::CallExpr& call,
                       std::span<const StreamArg> args, SourceLoc loc);
+  CallArg call_arg(const ast::ParamDecl& p, const StreamArg& a, const ast::Expr* written, SourceLoc loc);
   void run_kernel(interp::Machine& m, const ast::FuncDecl& kernel, const ast::CallExpr& call,
                   std::span<StreamArg> args, SourceLoc loc);
   void run_reduction(interp::Machine& m, const ast::FuncDecl& reducer, const ast::CallExpr& call,

@@ -16,18 +16,14 @@
 #include "backends/opencl/cl_module.hpp"
 #include "backends/opencl/opencl_backend.hpp"
 #include "backends/scheduler.hpp"
+#include "backend_session.hpp"
 #include "lang/frontend.hpp"
 
 using namespace brook;
 
 namespace {
 
-struct Cl {
-  FrontEnd fe;
-  ast::Program* program = nullptr;
-  std::unique_ptr<Backend> be;
-  std::string printed;
-
+struct Cl : test::BackendSession {
   explicit Cl(const std::string& source) {
 #ifdef BROOK_OPENCL_TEST_CACHE
     setenv("POCL_CACHE_DIR", BROOK_OPENCL_TEST_CACHE "/pocl", 0);
@@ -41,47 +37,16 @@ struct Cl {
     be = make_opencl_backend(o);
   }
   const ast::FuncDecl& fn(const std::string& name) {
-    for (auto& item : program->items)
-      if (auto* ds = item->as<ast::DeclStmt>())
-        for (auto& d : ds->decls)
-          if (auto* f = d->as<ast::FuncDecl>(); f && f->name == name) return *f;
+    if (const ast::FuncDecl* f = func(name)) return *f;
     FAIL("no function " << name);
     throw 0;
   }
-  const Type* type(const std::string& name) {
-    if (name == "float") return fe.types().float_type();
-    if (name == "int") return fe.types().int_type();
-    if (name == "double") return fe.types().double_type();
-    return fe.types().builtin_by_name(name);
-  }
+  using BackendSession::stream;
   template <class T>
   StreamView stream(const std::string& elem, Extents ext, const std::vector<T>& data = {}) {
-    const Type* t = type(elem);
-    StorageId id = be->allocate(static_cast<uint64_t>(element_count(ext)) * t->size);
-    StreamView v = Scheduler::whole(id, t, ext);
-    if (!data.empty()) be->write_view(v, std::as_bytes(std::span(data)));
-    return v;
+    return stream(type(elem), std::move(ext), data);
   }
-  template <class T>
-  std::vector<T> read(const StreamView& v) {
-    std::vector<T> out(static_cast<size_t>(element_count(v.extents)) * v.elem->size / sizeof(T));
-    be->read_view(v, std::as_writable_bytes(std::span(out)));
-    return out;
-  }
-  static CallArg arg(const StreamView& v) {
-    CallArg a;
-    a.kind = CallArg::Kind::Stream;
-    a.stream = v;
-    return a;
-  }
-  template <class T>
-  static CallArg value(T v) {
-    CallArg a;
-    a.kind = CallArg::Kind::Value;
-    a.value.resize(sizeof(T));
-    std::memcpy(a.value.data(), &v, sizeof(T));
-    return a;
-  }
+  // A plan error fails the test with its message.
   void run(const std::string& kernel, std::vector<CallArg> args) {
     try {
       be->run_map(Scheduler::plan_map(fn(kernel), args, {}));
