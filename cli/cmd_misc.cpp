@@ -118,8 +118,11 @@ std::string backend_versions() {
   std::string out = "backends:";
   for (const std::string& b : built_backends()) out += " " + b;
   out += "\n";
+#ifdef BROOK_LLVM_VERSION
+  out += "LLVM " BROOK_LLVM_VERSION " (jit backend)\n";
+#endif
 #ifdef BROOK_HAVE_OPENCL
-  out += "OpenCL devices:\n" + list_opencl_devices();
+  out += "OpenCL (opencl backend), devices with their OpenCL C versions:\n" + list_opencl_devices();
 #endif
   return out;
 }

@@ -1,4 +1,5 @@
 #include <iostream>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "runtime/engine.hpp"
@@ -10,16 +11,22 @@ int cmd_run(CommandLine& cl) {
     std::cerr << "brook: run needs a program file (try 'brook run --help')\n";
     return 2;
   }
-  if (std::FILE* f = std::fopen(cl.program.c_str(), "rb")) {
-    std::fclose(f);
-  } else {
-    std::cerr << "brook: cannot open '" << cl.program << "'\n";
+  if (std::string why = unreadable_program(cl.program); !why.empty()) {
+    std::cerr << "brook: " << why << "\n";
     return 2;
   }
   std::unique_ptr<Engine> made = make_engine(cl.engine);
   if (!made) return 2;
   Engine& engine = *made;
-  if (!engine.compile_file(cl.program)) return 1;
+  if (cl.program == "-") {
+    // `brook run -`: the program text is all of stdin (the program itself
+    // then has no stdin left to read, as with `python -`).
+    std::ostringstream text;
+    text << std::cin.rdbuf();
+    if (!engine.compile_source("<stdin>", text.str())) return 1;
+  } else if (!engine.compile_file(cl.program)) {
+    return 1;
+  }
   std::vector<std::string> argv;
   argv.push_back(cl.program);
   argv.insert(argv.end(), cl.rest.begin(), cl.rest.end());

@@ -1,5 +1,9 @@
 #include "cli/commands.hpp"
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 
 #include "lang/ast_dump.hpp"
@@ -17,15 +21,30 @@ bool require_program(const CommandLine& cl) {
               << " --help')\n";
     return false;
   }
-  if (std::FILE* f = std::fopen(cl.program.c_str(), "rb")) {
-    std::fclose(f);
-    return true;
+  if (cl.program == "-") {
+    std::cerr << "brook: " << cl.command << " reads a program file ('-' for stdin works with run)\n";
+    return false;
   }
-  std::cerr << "brook: cannot open '" << cl.program << "'\n";
-  return false;
+  if (std::string why = unreadable_program(cl.program); !why.empty()) {
+    std::cerr << "brook: " << why << "\n";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
+
+std::string unreadable_program(const std::string& path) {
+  if (path == "-") return {};
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "cannot open '" + path + "': " + std::strerror(errno);
+  if (S_ISDIR(st.st_mode)) return "'" + path + "' is a directory, not a program file";
+  if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+    std::fclose(f);
+    return {};
+  }
+  return "cannot open '" + path + "': " + std::strerror(errno);
+}
 
 std::unique_ptr<Engine> make_engine(const EngineOptions& options) {
   try {

@@ -23,6 +23,10 @@ int cmd_bench(CommandLine& cl);
 // be had (a backend not built, no OpenCL platform): the caller exits with 2.
 std::unique_ptr<Engine> make_engine(const EngineOptions& options);
 
+// Why `path` cannot be a program ("cannot open 'x'", "'d' is a directory"),
+// or empty when it can be read. "-" (stdin) is always readable.
+std::string unreadable_program(const std::string& path);
+
 // "LLVM 19.1.7 (JIT backend)\nOpenCL: …\n" for --version.
 std::string backend_versions();
 

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
+#include <initializer_list>
 #include <cstdlib>
 #include <set>
 
@@ -22,6 +24,38 @@ int parse_int(const std::string& option, const std::string& text) {
   return value;
 }
 
+// One line per option; each command's --help lists the ones it takes.
+struct OptionHelp {
+  const char* spelling;
+  const char* meaning;
+};
+
+const OptionHelp kBackendOption{"--backend interp|jit|opencl", "where kernels run (env BROOK_BACKEND)"};
+const OptionHelp kDeviceOption{"--device N", "OpenCL device index from 'brook devices' (env BROOK_OPENCL_DEVICE)"};
+const OptionHelp kThreadsOption{"--threads N", "JIT worker threads (env BROOK_THREADS; default: all cores)"};
+const OptionHelp kProfileOption{"--profile", "where the time went, printed at exit (env BROOK_PROFILE=1)"};
+const OptionHelp kDumpPlansOption{"--dump-plans", "print each launch plan as it is made"};
+const OptionHelp kDefineOption{"-D NAME[=VALUE]", "define a preprocessor macro"};
+const OptionHelp kIncludeOption{"-I DIR", "add DIR to the #include search path"};
+const OptionHelp kNoCacheOption{"--no-cache", "ignore the on-disk kernel cache (env BROOK_CACHE=0)"};
+const OptionHelp kHelpOption{"--help", "this text"};
+
+std::string option_lines(std::initializer_list<OptionHelp> options) {
+  std::string text = "\noptions:\n";
+  for (const OptionHelp& o : options) {
+    std::string line = "  " + std::string(o.spelling);
+    line.resize(std::max<size_t>(line.size() + 2, 32), ' ');
+    text += line + o.meaning + "\n";
+  }
+  text += "Long options also take the form --option=value.\n";
+  return text;
+}
+
+std::string run_options() {
+  return option_lines({kBackendOption, kDeviceOption, kThreadsOption, kProfileOption, kDumpPlansOption,
+                       kDefineOption, kIncludeOption, kNoCacheOption, kHelpOption});
+}
+
 }  // namespace
 
 bool stderr_wants_color() {
@@ -35,30 +69,97 @@ std::string usage_text() {
          "commands:\n"
          "  repl [file.br]                      interactive REPL (the default)\n"
          "  run [options] prog.br [args...]     run a program: top-level statements, then main\n"
+         "                                      ('-' reads the program from stdin)\n"
+         "  prog.br [args...]                   the same as 'brook run prog.br'\n"
          "  check prog.br                       parse and check only; diagnostics, no execution\n"
          "  emit ast|plan|llvm|opencl prog.br [kernel]\n"
          "                                      print one stage's output\n"
          "  devices                             list OpenCL platforms and devices\n"
          "  bench [workload...]                 run the benchmarks\n"
          "\n"
-         "options:\n"
-         "  --backend interp|jit|opencl   where kernels run (env BROOK_BACKEND)\n"
-         "  --device N                    OpenCL device index (env BROOK_OPENCL_DEVICE)\n"
-         "  --threads N                   JIT worker threads (env BROOK_THREADS)\n"
-         "  --profile                     per-kernel timing table at exit\n"
-         "  --dump-plans                  print each launch plan as it is made\n"
-         "  -D NAME[=VALUE], -I DIR       preprocessor defines and include paths\n"
-         "  --no-cache                    do not use the on-disk kernel cache\n"
-         "  --help, --version\n";
+         "'brook COMMAND --help' lists the options of each command.\n" +
+         run_options() + "  --version                     brook, LLVM and OpenCL versions\n";
 }
 
 std::string command_usage(const std::string& command) {
-  if (command == "run") return "usage: brook run [options] prog.br [args...]\n";
-  if (command == "check") return "usage: brook check [-D NAME[=VALUE]] [-I DIR] prog.br\n";
-  if (command == "emit") return "usage: brook emit ast|plan|llvm|opencl [options] prog.br [kernel]\n";
-  if (command == "repl") return "usage: brook repl [options] [file.br]\n";
+  if (command == "run") {
+    return "usage: brook run [options] prog.br [args...]\n"
+           "Runs the program's top-level statements, then main(argc, argv) if defined;\n"
+           "'-' as prog.br reads the program from stdin. Exit status: main's, 1 after a\n"
+           "compile or runtime error, 2 for a usage error.\n" +
+           run_options();
+  }
+  if (command == "check") {
+    return "usage: brook check [options] prog.br\n"
+           "Parses and checks the program; prints diagnostics; runs nothing (exit 1 on error).\n" +
+           option_lines({kDefineOption, kIncludeOption, kHelpOption});
+  }
+  if (command == "emit") {
+    return "usage: brook emit ast|plan|llvm|opencl [options] prog.br [kernel]\n"
+           "Prints one stage's output for every kernel and reduction, or only the one named.\n" +
+           run_options();
+  }
+  if (command == "repl") {
+    return "usage: brook repl [options] [file.br]\n"
+           "The interactive REPL (see REPL.md), optionally loading file.br first.\n" +
+           run_options();
+  }
+  if (command == "devices") {
+    return "usage: brook devices\n"
+           "Lists the OpenCL platforms and devices with the indices --device takes.\n" +
+           option_lines({kHelpOption});
+  }
+  if (command == "bench") {
+    return "usage: brook bench [workload...]\n"
+           "Runs the JIT benchmarks (bench/README.md) and prints ratios against C++.\n" +
+           option_lines({kThreadsOption, kHelpOption});
+  }
   return usage_text();
 }
+
+namespace {
+
+bool is_backend_name(const std::string& b) { return b == "interp" || b == "jit" || b == "opencl"; }
+
+// Environment variables the CLI documents are checked like the options they
+// stand for: a typo must not be silently ignored.
+void check_environment(CommandLine& cl) {
+  if (const char* env = std::getenv("BROOK_BACKEND"); env && *env && !is_backend_name(env)) {
+    throw UsageError{"environment variable BROOK_BACKEND='" + std::string(env) +
+                     "' is not a backend (interp, jit, opencl)"};
+  }
+  for (const char* name : {"BROOK_THREADS", "BROOK_OPENCL_DEVICE"}) {
+    if (const char* env = std::getenv(name); env && *env) {
+      try {
+        parse_int(name, env);
+      } catch (const UsageError&) {
+        throw UsageError{"environment variable " + std::string(name) + " needs a non-negative number, not '" +
+                         env + "'"};
+      }
+    }
+  }
+  for (const char* name : {"BROOK_PROFILE", "BROOK_CACHE"}) {
+    if (const char* env = std::getenv(name); env && *env) {
+      std::string v = env;
+      if (v != "0" && v != "1") {
+        throw UsageError{"environment variable " + std::string(name) + " must be 0 or 1, not '" + v + "'"};
+      }
+    }
+  }
+  if (const char* env = std::getenv("BROOK_PROFILE"); env && std::string(env) == "1") cl.engine.profile = true;
+  if (const char* env = std::getenv("BROOK_CACHE"); env && std::string(env) == "0") {
+    cl.engine.use_disk_cache = false;
+  }
+}
+
+// `brook prog.br`: a first word that names a file (or looks like a program)
+// runs it, as `python prog.py` does.
+bool looks_like_program(const std::string& word) {
+  if (word.size() > 3 && word.compare(word.size() - 3, 3, ".br") == 0) return true;
+  return word.find('/') != std::string::npos;
+}
+
+}  // namespace
 
 CommandLine parse_command_line(const std::vector<std::string>& args) {
   CommandLine cl;
@@ -66,7 +167,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   if (i < args.size() && kCommands.count(args[i])) {
     cl.command = args[i++];
   } else if (i < args.size() && !args[i].empty() && args[i][0] != '-') {
-    throw UsageError{"unknown command '" + args[i] + "' (try 'brook --help')"};
+    if (!looks_like_program(args[i])) {
+      throw UsageError{"unknown command '" + args[i] + "' (try 'brook --help'; a program file ends in .br)"};
+    }
+    cl.command = "run";
   } else {
     cl.command = "repl";
   }
@@ -81,22 +185,36 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     }
     cl.emit_stage = args[i++];
   }
+  std::optional<std::string> inline_value;  // the VALUE of --option=VALUE
   auto value_of = [&](const std::string& option) -> std::string {
+    if (inline_value) {
+      std::string v = *inline_value;
+      inline_value.reset();
+      return v;
+    }
     if (i + 1 >= args.size()) throw UsageError{"option '" + option + "' needs a value"};
     i += 1;
     return args[i];
   };
   for (; i < args.size(); ++i) {
-    const std::string& a = args[i];
     if (!cl.program.empty()) {  // everything after the program belongs to it
-      cl.rest.push_back(a);
+      cl.rest.push_back(args[i]);
       continue;
+    }
+    std::string a = args[i];
+    inline_value.reset();
+    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
+      inline_value = a.substr(a.find('=') + 1);
+      a = a.substr(0, a.find('='));
+      if (a != "--backend" && a != "--device" && a != "--threads") {
+        throw UsageError{"option '" + a + "' takes no value"};
+      }
     }
     if (a == "--help" || a == "-h") {
       cl.help = true;
     } else if (a == "--backend") {
       std::string b = value_of(a);
-      if (b != "interp" && b != "jit" && b != "opencl") {
+      if (!is_backend_name(b)) {
         throw UsageError{"unknown backend '" + b + "' (interp, jit, opencl)"};
       }
       cl.engine.backend = b;
@@ -119,14 +237,12 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     } else if (a == "--") {
       if (i + 1 < args.size()) cl.program = args[++i];
     } else if (!a.empty() && a[0] == '-' && a != "-") {
-      throw UsageError{"unknown option '" + a + "'"};
+      throw UsageError{"unknown option '" + a + "' (try 'brook " + cl.command + " --help')"};
     } else {
       cl.program = a;
     }
   }
-  if (const char* env = std::getenv("BROOK_CACHE"); env && std::string(env) == "0") {
-    cl.engine.use_disk_cache = false;
-  }
+  check_environment(cl);
   return cl;
 }
 

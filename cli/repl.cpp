@@ -141,7 +141,15 @@ int Repl::loop(LineReader& reader) {
     if (r != Submit::more) buffer.clear();
   }
   std::fflush(stdout);
-  return exit_status_;
+  if (exited_ || terminal_) return exit_status_;
+  return saw_error_ ? 1 : exit_status_;
+}
+
+void Repl::note_failure(Engine::EntryStatus status) {
+  if (status == Engine::EntryStatus::compile_error || status == Engine::EntryStatus::runtime_error) {
+    saw_error_ = true;
+  }
+  if (status == Engine::EntryStatus::exited) exited_ = true;
 }
 
 // Parses `text` on its own (nothing is registered) to see whether it needs
@@ -237,6 +245,7 @@ Repl::Submit Repl::submit(const std::string& text, bool final) {
   } else {
     r = engine_->eval(next_name(), entry.text, false);
   }
+  note_failure(r.status);
   auto elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start);
   if (r.status == Engine::EntryStatus::ok && !r.value.empty()) {
     std::fputs((r.value + "\n").c_str(), stdout);
@@ -256,14 +265,21 @@ Repl::Submit Repl::submit(const std::string& text, bool final) {
 
 bool Repl::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
+  if (std::string why = unreadable_program(path); !why.empty()) {
+    error("brook: " + why);
+    saw_error_ = true;
+    return false;
+  }
   if (!in) {
     error("brook: cannot open '" + path + "'");
+    saw_error_ = true;
     return false;
   }
   std::stringstream text;
   text << in.rdbuf();
   // Named by its path, so diagnostics and #include "…" work as in `brook run`.
   Engine::EntryResult r = engine_->eval(path, text.str(), false);
+  note_failure(r.status);
   if (r.status == Engine::EntryStatus::exited) {
     quit_ = true;
     exit_status_ = r.exit_status;
@@ -493,10 +509,8 @@ int cmd_repl(CommandLine& cl) {
   if (!repl.started()) return 2;
   install_interrupt_handler();
   if (!cl.program.empty()) {
-    if (std::FILE* f = std::fopen(cl.program.c_str(), "rb")) {
-      std::fclose(f);
-    } else {
-      std::fprintf(stderr, "brook: cannot open '%s'\n", cl.program.c_str());
+    if (std::string why = unreadable_program(cl.program); !why.empty()) {
+      std::fprintf(stderr, "brook: %s\n", why.c_str());
       return 2;
     }
     repl.load(cl.program);

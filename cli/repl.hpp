@@ -61,6 +61,11 @@ class Repl {
   bool timing_ = false;
   bool quit_ = false;
   int exit_status_ = 0;
+  // An entry failed (compile or runtime error). A REPL fed from a pipe or a
+  // file then exits with 1, as a script would; at a terminal it exits with 0.
+  bool saw_error_ = false;
+  bool exited_ = false;  // the program called exit(): its status stands
+  void note_failure(Engine::EntryStatus status);
 };
 
 }  // namespace brook::cli

@@ -13,6 +13,11 @@ FrontEnd::Unit FrontEnd::load_file(const std::string& path) {
     diags_.error({}, "cannot read '" + path + "'");
     return {};
   }
+  // One error for a binary file, not thousands of "stray" characters.
+  if (std::optional<size_t> at = first_binary_byte(sources_.text(*file))) {
+    diags_.error({}, "'" + path + "' is not a text file (binary data at byte " + std::to_string(*at) + ")");
+    return {};
+  }
   return finish(*file, false);
 }
 

@@ -6,6 +6,8 @@
 namespace brook {
 
 uint32_t SourceManager::add_file(std::string path, std::string text) {
+  // A UTF-8 byte-order mark is not part of the program (editors on Windows add it).
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
   File f{std::move(path), std::move(text), {0}};
   for (uint32_t i = 0; i < f.text.size(); ++i) {
     if (f.text[i] == '\n') f.line_starts.push_back(i + 1);
@@ -21,6 +23,19 @@ std::optional<uint32_t> SourceManager::load_file(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) return std::nullopt;
   return add_file(path, ss.str());
+}
+
+std::optional<size_t> first_binary_byte(std::string_view text) {
+  // NUL and the C0 controls that no text editor writes; tabs, newlines, form
+  // feeds, vertical tabs, carriage returns and escape (ANSI colours in
+  // comments) are text. Bytes >= 0x80 are allowed: old sources have Latin-1
+  // comments.
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\v' && c != '\f' && c != '\r' && c != 0x1b) return i;
+    if (c == 0x7f) return i;
+  }
+  return std::nullopt;
 }
 
 std::string_view SourceManager::line_text(SourceLoc loc) const {

@@ -24,6 +24,10 @@ struct SourceLoc {
 
 // Owns the text of every file the program was built from (including REPL
 // entries, which are registered as pseudo-files like "<repl:3>").
+// The offset of the first byte that shows `text` is not a text file (a NUL or
+// another control character), or nullopt for text.
+std::optional<size_t> first_binary_byte(std::string_view text);
+
 class SourceManager {
  public:
   uint32_t add_file(std::string path, std::string text);
