@@ -454,33 +454,51 @@ SV Gen::kernel_call(const ast::CallExpr& e) {
   if (!callee.body || calls.size() >= 8 || std::find(calls.begin(), calls.end(), &callee) != calls.end() ||
       callee.params.size() != e.args.size())
     outside("call");
-  std::vector<std::pair<Place, Slot*>> copy_out;
+  // Every argument is evaluated before any parameter is bound: an argument
+  // may itself call this kernel (f(1, f(2, 3))), which binds the same slots,
+  // gathers and indexof entries.
+  struct Bound {
+    SV value;
+    Place out;
+    std::optional<SV> indexof_of;
+    Arg* gather = nullptr;
+  };
+  std::vector<Bound> bound(callee.params.size());
   for (size_t i = 0; i < callee.params.size(); ++i) {
     const ast::ParamDecl* p = callee.params[i].get();
     const ast::Expr& a = *e.args[i];
     const auto* name = a.as<ast::NameExpr>();
-    indexof_.erase(p);
     if (name) {
-      if (auto it = indexof_.find(name->decl); it != indexof_.end()) indexof_[p] = it->second;
+      if (auto it = indexof_.find(name->decl); it != indexof_.end()) bound[i].indexof_of = it->second;
     }
     if (p->pkind == ast::ParamKind::Gather) {
       auto it = name ? gathers.find(name->decl) : gathers.end();
       if (it == gathers.end()) outside("gather argument");
-      gathers[p] = it->second;
+      bound[i].gather = it->second;
+    } else if (p->pkind == ast::ParamKind::Out) {
+      bound[i].out = place(a);
+      bound[i].value = load_place(bound[i].out);
+    } else {
+      bound[i].value = conv(rvalue(a), p->type);
+    }
+  }
+  std::vector<std::pair<Place, Slot*>> copy_out;
+  for (size_t i = 0; i < callee.params.size(); ++i) {
+    const ast::ParamDecl* p = callee.params[i].get();
+    indexof_.erase(p);
+    if (bound[i].indexof_of) indexof_[p] = *bound[i].indexof_of;
+    if (p->pkind == ast::ParamKind::Gather) {
+      gathers[p] = bound[i].gather;
       continue;
     }
     auto it = slots.find(p);
     Slot& slot = it != slots.end() ? it->second : make_slot(p, p->type, false);
     if (slot.array_len) outside("array parameter");
-    SV v;
     if (p->pkind == ast::ParamKind::Out) {
       slot.read_by_all = true;
-      Place place_of = place(a);
-      v = load_place(place_of);
-      copy_out.push_back({place_of, &slot});
-    } else {
-      v = conv(rvalue(a), p->type);
+      copy_out.push_back({bound[i].out, &slot});
     }
+    const SV& v = bound[i].value;
     for (size_t k = 0; k < v.c.size(); ++k) store_comp(slot, static_cast<int>(k), v.c[k]);
   }
   Slot* result = nullptr;

@@ -1709,6 +1709,23 @@ def _(out):
     out.stream_print(o)
 
 
+@test("s5_nested_call_args")
+def _(out):
+    a, o = from_list([4], [0, 1, 2, 3]), Stream([4], zero=0)
+    f = lambda x, y: x * 10 + y  # noqa: E731
+    launch([o], [a], lambda inv, x, cur: [f(x, f(x + 1, f(2, 3))) + f(f(1, 2), f(3, 4))])
+    out.stream_print(o)
+    fa, fo = from_list([4], fl([0, 1, 2, 3])), Stream([4])
+    g = lambda x, y: x * F(10) + y  # noqa: E731
+
+    def nest_libm(inv, x, cur):
+        t = g(x, g(F(math.exp(0.0)) * F(2), F(3)))
+        t = t + t
+        return [g(g(x, F(1)), g(t, x))]
+    launch([fo], [fa], nest_libm)
+    out.stream_print(fo)
+
+
 @test("s5_call_out_by_ref")
 def _(out):
     ha = fl([10, 20, 30])
