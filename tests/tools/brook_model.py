@@ -1726,6 +1726,25 @@ def _(out):
     out.stream_print(fo)
 
 
+@test("s5_construct_vector_parts")
+def _(out):
+    a, o = from_list([2], [(1, 2, 3), (4, 5, 6)]), Stream([2])
+    launch([o], [a], lambda inv, x, cur: [(F(-7), F(-7), F(x[2]))])
+    out.stream_print(o)
+    v = from_list([3], [vec(1, 2, 3, 4), vec(-1, 0.5, 8, 2), vec(0, 0, 0, 1)])
+    n = from_list([3], [(10, 20), (-3, 4), (0, 7)])
+    r = Stream([3])
+
+    def mix(inv, x, k, cur):
+        lo = (x[0] * F(2), x[1] * F(2))
+        w = (k[0], k[1], k[1], 9)
+        t = vadd((lo[0], lo[1], x[3], x[3]), (x[2], x[1], x[0], F(w[3])))
+        t = vadd(t, tuple(F(c) for c in w))
+        return [vadd(t, (x[0], x[1], lo[0], lo[1]))]
+    launch([r], [v, n], mix)
+    out.stream_print(r)
+
+
 @test("s5_call_out_by_ref")
 def _(out):
     ha = fl([10, 20, 30])
