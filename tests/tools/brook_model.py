@@ -1197,6 +1197,48 @@ def _(out):
     out.stream_print(o)
 
 
+@test("s5_float_index_counter")
+def _(out):
+    a = from_list([3, 4], fl([i * 4 + j + 1 for i in range(3) for j in range(4)]))
+    b = from_list([4, 5], fl([(i + 2 * j) % 5 - 1 for i in range(4) for j in range(5)]))
+    c = Stream([3, 5])
+
+    def mm(n):
+        def body(inv, cur):
+            ij = inv.indexof_out()
+            acc, k = F(0), F(0)
+            while k < n:
+                acc = acc + gather_v(a, (k, ij[1])) * gather_v(b, (ij[0], k))
+                k = k + F(1)
+            return [acc]
+        return body
+    launch([c], [], mm(F(4)))
+    out.stream_print(c)
+    launch([c], [], mm(F(6)))
+    out.stream_print(c)
+    g = from_list([8], fl(range(1, 9)))
+    x, o = from_list([20], fl([i % 3 for i in range(20)])), Stream([20])
+
+    def walk(inv, xv, cur):
+        s, k = F(0), F(5)
+        while k > F(-3):
+            s = s + gather(g, k)
+            k = k - F(2)
+        j = F(-2)
+        while j < F(12):
+            s = s + gather(g, j) * F(10)
+            j = j + F(1)
+        big = F(16777215)
+        while big < F(16777230):
+            s = s + (gather(g, big) * F(100) + big - F(16777215))
+            big = big + F(3)
+        r = F(2) if xv > F(1.5) else F(0) + F(1)
+        s = s + gather_v(g, (r, F(0))) * F(1000)
+        return [s]
+    launch([o], [x], walk)
+    out.stream_print(o)
+
+
 @test("s5_gather_host_array")
 def _(out):
     table = from_list([5], fl([0.5, 1.5, 2.5, 3.5, 4.5]))
