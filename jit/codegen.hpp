@@ -35,9 +35,12 @@ struct ArgShape {
   int rank = 0;                    // view rank (Input/Iter/Output), gather array rank
   std::array<int8_t, 4> out_dim{};  // DimMap::out_dim per view dimension
   std::array<bool, 4> identity{};   // num == den: the index is the domain position
+  // Gathers: every extent is at most 2^24 + 1, so a float counter's exact
+  // shadow clamps as its float value would (lang/analysis.hpp).
+  bool counter_exact = false;
   friend bool operator<(const ArgShape& a, const ArgShape& b) {
-    return std::tie(a.role, a.rank, a.out_dim, a.identity) <
-           std::tie(b.role, b.rank, b.out_dim, b.identity);
+    return std::tie(a.role, a.rank, a.out_dim, a.identity, a.counter_exact) <
+           std::tie(b.role, b.rank, b.out_dim, b.identity, b.counter_exact);
   }
   friend bool operator==(const ArgShape&, const ArgShape&) = default;
 };

@@ -261,6 +261,7 @@ void JitBackend::run_map(const MapPlan& plan) {
       case ArgRole::Gather:
         rt = gather_rt(pa, plan.loc);
         s.rank = static_cast<int>(rt.rank);
+        s.counter_exact = std::all_of(rt.extent, rt.extent + rt.rank, [](int64_t e) { return e <= (int64_t{1} << 24) + 1; });
         break;
       case ArgRole::Constant: {
         // The body reads sizeof(parameter type) bytes: pad short values.

@@ -507,10 +507,12 @@ bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapS
                    const std::string& entry_name, bool fp_relaxed) {
   spmd::VaryingSet varying;
   spmd::LoopSet masked_loops;
+  const analysis::FloatCounters counters(kernel);  // its shadows' keys outlive the rounds
   // Each restart marks at least one more local component varying.
   for (int attempt = 0; attempt < 256; ++attempt) {
     Codegen cg(module, fp_relaxed);
     spmd::Gen gen(cg, kernel, shape, spmd_width(), varying, masked_loops);
+    gen.counters = &counters;
     try {
       gen.emit(entry_name);
       if (gen.restart_pending) throw spmd::Restart{};

@@ -215,6 +215,7 @@ SV Gen::assign(const ast::AssignExpr& e) {
   if (!e.op) {
     SV v = conv(r, p.t);
     store_place(p, v);
+    write_shadow(e);
     return v;
   }
   if (*e.op >= BinaryOp::Lt && *e.op <= BinaryOp::Ne) outside("compound comparison");
@@ -229,6 +230,7 @@ SV Gen::assign(const ast::AssignExpr& e) {
   }
   SV back = conv(res, p.t);
   store_place(p, back);
+  write_shadow(e);
   return back;
 }
 
@@ -251,6 +253,7 @@ SV Gen::incdec(const ast::UnaryExpr& u) {
     }
   }
   store_place(p, next);
+  write_shadow(u);
   return post ? cur_v : next;
 }
 
@@ -326,16 +329,25 @@ SV Gen::gather(const ast::GatherExpr& e) {
   Arg& a = *it->second;
   const Type* elem = check_type(e.type);
   std::vector<std::pair<Value*, const Type*>> list;  // row first
+  // A float counter's component indexes by its shadow when the clamp allows.
+  const bool by_counter = counters && !counters->empty() && a.shape->counter_exact;
+  auto add = [&](Value* v, const Type* t, const ast::Expr& ix, int comp) {
+    if (Value* s = by_counter ? counter_index(ix, comp) : nullptr) {
+      list.push_back({s, counters->shadow_type()});
+    } else {
+      list.push_back({v, t});
+    }
+  };
   if (e.indices.size() == 1 && e.indices[0]->type->is_vector()) {
     SV v = rvalue(*e.indices[0]);
     const Type* s = v.t->scalar_of();
-    if (v.c.size() >= 2) list.push_back({v.c[1], s});
-    list.push_back({v.c[0], s});
+    if (v.c.size() >= 2) add(v.c[1], s, *e.indices[0], 1);
+    add(v.c[0], s, *e.indices[0], 0);
   } else {
     for (const auto& ix : e.indices) {
       SV v = rvalue(*ix);
       if (v.t->is_vector()) outside("gather index");
-      list.push_back({v.c[0], v.t});
+      add(v.c[0], v.t, *ix, 0);
     }
   }
   const int rank = a.shape->rank;
@@ -445,6 +457,63 @@ std::optional<std::pair<Value*, Value*>> Gen::consecutive_column(Value* v, const
   return std::make_pair(u, ok);
 }
 
+// Float counters (lang/analysis.hpp): a shadow slot of type long beside the
+// float local, written wherever the counter is, under the same mask.
+void Gen::init_shadow(const ast::VarDecl& v) {
+  const analysis::FloatCounter* c = counters ? counters->find(&v) : nullptr;
+  if (!c) return;
+  auto it = slots.find(c->shadow.get());
+  Slot& s = it != slots.end() ? it->second : make_slot(c->shadow.get(), counters->shadow_type(), false);
+  store_comp(s, 0, cg.i64(analysis::FloatCounters::initial(v)));
+}
+
+void Gen::write_shadow(const ast::Expr& e) {
+  auto w = counters ? counters->write(e) : std::nullopt;
+  if (!w) return;
+  const ast::Decl* key = w->first->shadow.get();
+  auto it = slots.find(key);
+  // No slot: the counter was declared in an inlined callee or not yet
+  // (never for a kernel's own local); then its gathers use the float.
+  if (it == slots.end()) return;
+  Slot& s = it->second;
+  Value* v = cg.i64(w->second.value);
+  if (!w->second.reset) {
+    Value* cur = load_comp(s, 0);
+    unify(cur, v);
+    v = b.CreateAdd(cur, v);
+  }
+  store_comp(s, 0, v);
+}
+
+Value* Gen::counter_index(const ast::Expr& e, int comp) {
+  switch (e.kind) {
+    case ast::ExprKind::Name: {
+      const analysis::FloatCounter* c = comp == 0 ? counters->find(e.as<ast::NameExpr>()->decl) : nullptr;
+      if (!c) return nullptr;
+      auto it = slots.find(c->shadow.get());
+      return it == slots.end() ? nullptr : load_comp(it->second, 0);
+    }
+    case ast::ExprKind::Construct: {
+      const auto* c = e.as<ast::ConstructExpr>();
+      if (c->args.size() == 1 && !c->args[0]->type->is_vector()) return counter_index(*c->args[0], 0);
+      int at = 0;
+      for (const auto& a : c->args) {
+        int w = static_cast<int>(a->type->width());
+        if (comp < at + w) return a->type->is_vector() ? nullptr : counter_index(*a, 0);
+        at += w;
+      }
+      return nullptr;
+    }
+    case ast::ExprKind::Swizzle: {
+      const auto* sw = e.as<ast::SwizzleExpr>();
+      if (comp >= sw->count) return nullptr;
+      int from = sw->base->type->is_vector() ? sw->comps[static_cast<size_t>(comp)] & 3 : 0;
+      return counter_index(*sw->base, from);
+    }
+    default: return nullptr;
+  }
+}
+
 // A kernel called from a kernel is inlined: its parameters are slots filled
 // from the arguments (out parameters copied in and back out), its returns
 // take lanes out of the call's mask only, and its result is a slot.
@@ -454,33 +523,51 @@ SV Gen::kernel_call(const ast::CallExpr& e) {
   if (!callee.body || calls.size() >= 8 || std::find(calls.begin(), calls.end(), &callee) != calls.end() ||
       callee.params.size() != e.args.size())
     outside("call");
-  std::vector<std::pair<Place, Slot*>> copy_out;
+  // Every argument is evaluated before any parameter is bound: an argument
+  // may itself call this kernel (f(1, f(2, 3))), which binds the same slots,
+  // gathers and indexof entries.
+  struct Bound {
+    SV value;
+    Place out;
+    std::optional<SV> indexof_of;
+    Arg* gather = nullptr;
+  };
+  std::vector<Bound> bound(callee.params.size());
   for (size_t i = 0; i < callee.params.size(); ++i) {
     const ast::ParamDecl* p = callee.params[i].get();
     const ast::Expr& a = *e.args[i];
     const auto* name = a.as<ast::NameExpr>();
-    indexof_.erase(p);
     if (name) {
-      if (auto it = indexof_.find(name->decl); it != indexof_.end()) indexof_[p] = it->second;
+      if (auto it = indexof_.find(name->decl); it != indexof_.end()) bound[i].indexof_of = it->second;
     }
     if (p->pkind == ast::ParamKind::Gather) {
       auto it = name ? gathers.find(name->decl) : gathers.end();
       if (it == gathers.end()) outside("gather argument");
-      gathers[p] = it->second;
+      bound[i].gather = it->second;
+    } else if (p->pkind == ast::ParamKind::Out) {
+      bound[i].out = place(a);
+      bound[i].value = load_place(bound[i].out);
+    } else {
+      bound[i].value = conv(rvalue(a), p->type);
+    }
+  }
+  std::vector<std::pair<Place, Slot*>> copy_out;
+  for (size_t i = 0; i < callee.params.size(); ++i) {
+    const ast::ParamDecl* p = callee.params[i].get();
+    indexof_.erase(p);
+    if (bound[i].indexof_of) indexof_[p] = *bound[i].indexof_of;
+    if (p->pkind == ast::ParamKind::Gather) {
+      gathers[p] = bound[i].gather;
       continue;
     }
     auto it = slots.find(p);
     Slot& slot = it != slots.end() ? it->second : make_slot(p, p->type, false);
     if (slot.array_len) outside("array parameter");
-    SV v;
     if (p->pkind == ast::ParamKind::Out) {
       slot.read_by_all = true;
-      Place place_of = place(a);
-      v = load_place(place_of);
-      copy_out.push_back({place_of, &slot});
-    } else {
-      v = conv(rvalue(a), p->type);
+      copy_out.push_back({bound[i].out, &slot});
     }
+    const SV& v = bound[i].value;
     for (size_t k = 0; k < v.c.size(); ++k) store_comp(slot, static_cast<int>(k), v.c[k]);
   }
   Slot* result = nullptr;

@@ -14,6 +14,7 @@
 #include <llvm/IR/IRBuilder.h>
 
 #include "jit/codegen_impl.hpp"
+#include "lang/analysis.hpp"
 
 namespace brook::jit::spmd {
 
@@ -95,6 +96,8 @@ class Gen {
   // A uniform local turned out varying this round: generate again once the
   // round is done (the set `varying` holds all it found).
   bool restart_pending = false;
+  // The kernel's float counters (lang/analysis.hpp): their exact shadows index gathers.
+  const analysis::FloatCounters* counters = nullptr;
 
  private:
   // lanes and masks
@@ -159,6 +162,11 @@ class Gen {
   SV kernel_call(const ast::CallExpr& e);
   SV select(llvm::Value* cond, const SV& t, const SV& f);
   llvm::Value* gather_index(llvm::Value* v, const Type* t, llvm::Value* extent);
+  // Component `comp` of a gather index as a float counter's shadow (i64), or null.
+  llvm::Value* counter_index(const ast::Expr& e, int comp);
+  // After `e` wrote a float counter: the same write to its shadow.
+  void write_shadow(const ast::Expr& e);
+  void init_shadow(const ast::VarDecl& v);
   std::optional<std::pair<llvm::Value*, llvm::Value*>> consecutive_column(llvm::Value* v, const Type* t, llvm::Value* extent);
   static bool lane_stride_is_one(llvm::Value* v);  // spmd_memory.cpp
 

@@ -157,6 +157,7 @@ void Gen::stmt(const ast::Stmt& s) {
           init = conv(rvalue(*v->init), v->type);
         }
         for (uint32_t k = 0; k < v->type->width(); ++k) store_comp(slot, static_cast<int>(k), init.c[k]);
+        init_shadow(*v);
       }
       return;
     case K::If: if_stmt(*s.as<ast::IfStmt>()); return;

@@ -79,6 +79,12 @@ struct Engine::Impl {
       plan_only = std::make_unique<PlanOnlySink>(*machine.out);
       machine.out = plan_only.get();
     }
+    // Describing a plan costs more than a small launch: only when shown or,
+    // in the REPL, remembered for `:emit plan`.
+    if (!options.emit_plans && !options.dump_plans && !options.repl) {
+      streams.set_plan_output(nullptr);
+      return;
+    }
     streams.set_plan_output([this](std::string_view text) {
       last_plans[plan_kernel(text)] = std::string(text);
       if (options.emit_plans) {

@@ -61,6 +61,7 @@ class ClPrinter {
   std::string gather(const ast::GatherExpr& e);
   std::string gather_index_helper(const Type* index_type);
   std::string kernel_call(const ast::CallExpr& e);
+  std::string construct_from_parts(const ast::ConstructExpr& c);
   std::string index_of(const ast::IndexofExpr& e);
   const ast::ParamDecl* stream_param(const ast::Expr& e) const;
 

@@ -239,6 +239,39 @@ std::string ClPrinter::gather(const GatherExpr& e) {
   return m_.load_fn(e.type) + "(" + g + " + (" + off + ") * " + std::to_string(e.type->size) + ")";
 }
 
+// A vector built from vector parts (float3(float2(x), y)). OpenCL C allows
+// vector literals with vector parts, but PoCL's clang 15 segfaults on some
+// ((float3)((float2)(x), (convert_float3(a)).z)), so the printer emits only
+// what every driver digests: a helper that assigns scalar components. Its
+// parameters evaluate each part once, as the literal would.
+std::string ClPrinter::construct_from_parts(const ConstructExpr& c) {
+  const Type* t = c.type;
+  std::string T = m_.type_name(t);
+  if (c.args.size() == 1 && c.args[0]->type == t) return expr(*c.args[0]);
+  std::string name = "brook_mk_" + T;
+  for (const auto& a : c.args) name += "_" + m_.type_name(a->type);
+  m_.helper(name, [&] {
+    std::string b = "static " + T + " " + name + "(";
+    for (size_t i = 0; i < c.args.size(); ++i)
+      b += (i ? ", " : "") + m_.type_name(c.args[i]->type) + " p" + std::to_string(i);
+    b += ") {\n  " + T + " r;\n";
+    uint32_t k = 0;
+    const std::string S = scalar_name(t->elem);
+    for (size_t i = 0; i < c.args.size() && k < t->count; ++i) {
+      const Type* at = c.args[i]->type;
+      const uint32_t n = at->is_vector() ? at->count : 1;
+      for (uint32_t j = 0; j < n && k < t->count; ++j, ++k) {
+        std::string part = "p" + std::to_string(i) + (at->is_vector() ? ".s" + std::to_string(j) : "");
+        b += "  r.s" + std::to_string(k) + " = (" + S + ")(" + part + ");\n";
+      }
+    }
+    return b + "  return r;\n}\n";
+  });
+  std::string s = name + "(";
+  for (size_t i = 0; i < c.args.size(); ++i) s += (i ? ", " : "") + expr(*c.args[i]);
+  return s + ")";
+}
+
 std::string ClPrinter::kernel_call(const CallExpr& e) {
   if (!e.func) throw Unsupported{e.loc, "call to '" + e.callee + "' is not resolved"};
   const FuncDecl& callee = e.func->definition ? *e.func->definition : *e.func;
@@ -324,6 +357,9 @@ std::string ClPrinter::expr(const Expr& e) {
       if (!e.type->is_vector()) {
         return c->args.empty() ? "((" + T + ")0)" : convert(expr(*c->args[0]), c->args[0]->type, e.type);
       }
+      bool parts = false;
+      for (const auto& a : c->args) parts = parts || a->type->is_vector();
+      if (parts) return construct_from_parts(*c);
       std::string s = "((" + T + ")(";
       for (size_t i = 0; i < c->args.size(); ++i) s += (i ? ", " : "") + expr(*c->args[i]);
       return s + "))";

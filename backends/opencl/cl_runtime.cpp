@@ -1,8 +1,13 @@
 #include "backends/opencl/cl_runtime.hpp"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,6 +33,48 @@ std::string default_cache_dir() {
   if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/brook/opencl";
   return {};
 }
+
+// A driver's compiler runs inside this process; if it crashes (PoCL's clang
+// has segfaulted on generated code), the process cannot go on, but it must
+// not die unannounced: while a build runs, fatal signals first print which
+// program was being built and where its source can be kept, then take their
+// default action (core dump, exit status 128 + signal). The message is
+// formatted before the build, so the handler only calls write().
+class CrashNotice {
+ public:
+  explicit CrashNotice(const std::string& what) {
+    std::snprintf(message_, sizeof message_,
+                  "brook: the OpenCL driver crashed while compiling %s (a bug in the driver or in brook's "
+                  "generated OpenCL C; BROOK_OPENCL_DUMP=DIR keeps the source)\n",
+                  what.c_str());
+    active_ = this;
+    struct sigaction sa {};
+    sa.sa_handler = &CrashNotice::handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &sa, &saved_[i]);
+  }
+  ~CrashNotice() {
+    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &saved_[i], nullptr);
+    active_ = nullptr;
+  }
+  CrashNotice(const CrashNotice&) = delete;
+  CrashNotice& operator=(const CrashNotice&) = delete;
+
+ private:
+  static constexpr std::array<int, 5> kSignals{SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+  static void handler(int sig) {
+    if (CrashNotice* n = active_) {
+      ssize_t ignored = write(STDERR_FILENO, n->message_, std::strlen(n->message_));
+      (void)ignored;
+    }
+    // SA_RESETHAND restored the default action: re-raise to die of the signal.
+    raise(sig);
+  }
+  static inline CrashNotice* active_ = nullptr;
+  char message_[512];
+  std::array<struct sigaction, 5> saved_{};
+};
 
 }  // namespace
 
@@ -99,7 +146,7 @@ ClRuntime::ClRuntime(int device_index, bool use_disk_cache) : use_disk_cache_(us
   }
 }
 
-cl::Program& ClRuntime::program(const std::string& source) {
+cl::Program& ClRuntime::program(const std::string& source, const std::string& what) {
   auto found = programs_.find(source);
   if (found != programs_.end()) return found->second;
   auto start = std::chrono::steady_clock::now();
@@ -136,7 +183,10 @@ cl::Program& ClRuntime::program(const std::string& source) {
   if (!built) {
     try {
       program = cl::Program(context_, source);
-      program.build({device_}, kBuildOptions);
+      {
+        CrashNotice notice(what);
+        program.build({device_}, kBuildOptions);
+      }
       ++compiles;
     } catch (const cl::Error& e) {
       std::string log;

@@ -41,7 +41,9 @@ class ClRuntime {
   // A built program for `source` (compiled once per runtime, and loaded from
   // the disk cache when an earlier process built it). Throws BuildError.
   // With BROOK_OPENCL_DUMP=DIR set, each new source is also written to DIR.
-  cl::Program& program(const std::string& source);
+  // `what` names the program in the message printed should the driver's
+  // compiler crash the process (e.g. "kernel 'blur'").
+  cl::Program& program(const std::string& source, const std::string& what = "a kernel");
 
   // Builds that hit the disk cache / compiled from source, and their total ms.
   int cache_hits = 0;

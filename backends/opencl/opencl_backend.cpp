@@ -134,7 +134,8 @@ class OpenCLBackend final : public Backend {
   }
 
   // Builds (once per key) the program `make` generates.
-  Compiled& compile(const std::string& key, SourceLoc loc, const std::function<std::string(ClModule&)>& make) {
+  Compiled& compile(const std::string& key, SourceLoc loc, const std::string& what,
+                    const std::function<std::string(ClModule&)>& make) {
     auto f = compiled_.find(key);
     if (f != compiled_.end()) return f->second;
     Compiled c;
@@ -149,7 +150,7 @@ class OpenCLBackend final : public Backend {
       throw PlanError{loc, "this kernel uses double, but the OpenCL device has no cl_khr_fp64 support"};
     }
     try {
-      c.program = rt_.program(source);
+      c.program = rt_.program(source, what + " (called at line " + std::to_string(loc.line) + ")");
     } catch (const opencl::BuildError& e) {
       throw build_failure(*c.module, e, loc);
     } catch (const ClError& e) {
@@ -326,7 +327,7 @@ void set_extra(ArgSetter& set, const PlanArg& a, const ast::ParamDecl& p, Source
 
 void OpenCLBackend::run_map(const MapPlan& plan) {
   const ast::FuncDecl& k = plan.kernel->definition ? *plan.kernel->definition : *plan.kernel;
-  Compiled& c = compile(opencl::map_key(plan), plan.loc, [&](ClModule& m) { return opencl::map_source(plan, m); });
+  Compiled& c = compile(opencl::map_key(plan), plan.loc, "kernel '" + plan.kernel->name + "'", [&](ClModule& m) { return opencl::map_source(plan, m); });
   try {
     cl::Kernel& kern = c.kernel("brook_map");
     ArgSetter set{kern};
@@ -399,7 +400,7 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
 
 void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result) {
   const ast::FuncDecl& f = plan.reducer->definition ? *plan.reducer->definition : *plan.reducer;
-  Compiled& c = compile(opencl::reduce_key(plan), plan.loc, [&](ClModule& m) { return opencl::reduce_source(plan, m); });
+  Compiled& c = compile(opencl::reduce_key(plan), plan.loc, "reduce function '" + plan.reducer->name + "'", [&](ClModule& m) { return opencl::reduce_source(plan, m); });
   const Type* t = f.params.at(static_cast<size_t>(plan.input_param))->type;
   const uint64_t S = t->size;
   try {
@@ -485,7 +486,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
 }
 
 void OpenCLBackend::run_gather_scatter(const GatherScatterPlan& plan) {
-  Compiled& c = compile(opencl::gs_key(plan), plan.loc, [&](ClModule& m) { return opencl::gs_source(plan, m); });
+  Compiled& c = compile(opencl::gs_key(plan), plan.loc, plan.op ? "reduce function '" + plan.op->name + "'" : std::string("a gather/scatter operator"), [&](ClModule& m) { return opencl::gs_source(plan, m); });
   try {
     cl::Kernel& kern = c.kernel("brook_gs");
     ArgSetter set{kern};

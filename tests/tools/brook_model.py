@@ -1197,6 +1197,48 @@ def _(out):
     out.stream_print(o)
 
 
+@test("s5_float_index_counter")
+def _(out):
+    a = from_list([3, 4], fl([i * 4 + j + 1 for i in range(3) for j in range(4)]))
+    b = from_list([4, 5], fl([(i + 2 * j) % 5 - 1 for i in range(4) for j in range(5)]))
+    c = Stream([3, 5])
+
+    def mm(n):
+        def body(inv, cur):
+            ij = inv.indexof_out()
+            acc, k = F(0), F(0)
+            while k < n:
+                acc = acc + gather_v(a, (k, ij[1])) * gather_v(b, (ij[0], k))
+                k = k + F(1)
+            return [acc]
+        return body
+    launch([c], [], mm(F(4)))
+    out.stream_print(c)
+    launch([c], [], mm(F(6)))
+    out.stream_print(c)
+    g = from_list([8], fl(range(1, 9)))
+    x, o = from_list([20], fl([i % 3 for i in range(20)])), Stream([20])
+
+    def walk(inv, xv, cur):
+        s, k = F(0), F(5)
+        while k > F(-3):
+            s = s + gather(g, k)
+            k = k - F(2)
+        j = F(-2)
+        while j < F(12):
+            s = s + gather(g, j) * F(10)
+            j = j + F(1)
+        big = F(16777215)
+        while big < F(16777230):
+            s = s + (gather(g, big) * F(100) + big - F(16777215))
+            big = big + F(3)
+        r = F(2) if xv > F(1.5) else F(0) + F(1)
+        s = s + gather_v(g, (r, F(0))) * F(1000)
+        return [s]
+    launch([o], [x], walk)
+    out.stream_print(o)
+
+
 @test("s5_gather_host_array")
 def _(out):
     table = from_list([5], fl([0.5, 1.5, 2.5, 3.5, 4.5]))
@@ -1707,6 +1749,42 @@ def _(out):
         return [inner(x + t, F(0.5))]
     launch([o], [a], outer)
     out.stream_print(o)
+
+
+@test("s5_nested_call_args")
+def _(out):
+    a, o = from_list([4], [0, 1, 2, 3]), Stream([4], zero=0)
+    f = lambda x, y: x * 10 + y  # noqa: E731
+    launch([o], [a], lambda inv, x, cur: [f(x, f(x + 1, f(2, 3))) + f(f(1, 2), f(3, 4))])
+    out.stream_print(o)
+    fa, fo = from_list([4], fl([0, 1, 2, 3])), Stream([4])
+    g = lambda x, y: x * F(10) + y  # noqa: E731
+
+    def nest_libm(inv, x, cur):
+        t = g(x, g(F(math.exp(0.0)) * F(2), F(3)))
+        t = t + t
+        return [g(g(x, F(1)), g(t, x))]
+    launch([fo], [fa], nest_libm)
+    out.stream_print(fo)
+
+
+@test("s5_construct_vector_parts")
+def _(out):
+    a, o = from_list([2], [(1, 2, 3), (4, 5, 6)]), Stream([2])
+    launch([o], [a], lambda inv, x, cur: [(F(-7), F(-7), F(x[2]))])
+    out.stream_print(o)
+    v = from_list([3], [vec(1, 2, 3, 4), vec(-1, 0.5, 8, 2), vec(0, 0, 0, 1)])
+    n = from_list([3], [(10, 20), (-3, 4), (0, 7)])
+    r = Stream([3])
+
+    def mix(inv, x, k, cur):
+        lo = (x[0] * F(2), x[1] * F(2))
+        w = (k[0], k[1], k[1], 9)
+        t = vadd((lo[0], lo[1], x[3], x[3]), (x[2], x[1], x[0], F(w[3])))
+        t = vadd(t, tuple(F(c) for c in w))
+        return [vadd(t, (x[0], x[1], lo[0], lo[1]))]
+    launch([r], [v, n], mix)
+    out.stream_print(r)
 
 
 @test("s5_call_out_by_ref")
