@@ -127,6 +127,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
   if (const char* env = std::getenv("BROOK_CACHE"); env && std::string(env) == "0") {
     cl.engine.use_disk_cache = false;
   }
+  if (const char* env = std::getenv("BROOK_PROFILE"); env && std::string(env) == "1") cl.engine.profile = true;
   return cl;
 }
 
