@@ -48,7 +48,7 @@ struct Profile {
   std::string report(double wall_ms) const;
 };
 
-// When this process started (its first static initialiser), for wall times.
+// When this process started (exec, not main), for wall times.
 Profile::Clock::time_point process_start();
 
 inline double ms_between(Profile::Clock::time_point a, Profile::Clock::time_point b) {
