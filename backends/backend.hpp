@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "backends/plan.hpp"
+#include "backends/profile.hpp"
 #include "backends/scheduler.hpp"
 
 namespace brook {
@@ -39,6 +40,14 @@ class Backend {
   virtual void run_reduce(const ReducePlan& plan, std::span<std::byte> result) = 0;
   // streamGatherOp / streamScatterOp.
   virtual void run_gather_scatter(const GatherScatterPlan& plan) = 0;
+
+  // --profile: where the backend adds what only it sees (compiles, aliasing
+  // copies, one-time start-up); null when not profiling. Owned by the Engine.
+  void set_profile(Profile* p) { profile_ = p; }
+  Profile* profile() const { return profile_; }
+
+ protected:
+  Profile* profile_ = nullptr;
 };
 
 }  // namespace brook

@@ -64,6 +64,20 @@ struct HostArray {
   const Type* elem = nullptr;
 };
 
+// A copy a launch makes before it runs, so that "every invocation sees the
+// inputs as they were before the call" (LANGUAGE.md §5) where the call also
+// writes the stream it reads. The scheduler asks for one only where an element
+// the call writes can be read by another invocation (scheduler.cpp,
+// plan_alias_copies, has the rule). The elements of `from` are copied into `to`:
+// dense scratch storage with from's extents (stream_extents = from.extents,
+// offset 0). Arguments with `copy == k` already designate copies[k].to, whose
+// `storage` is 0: the backend runs the copies first, into scratch memory of its
+// own that it reuses across launches, and binds those arguments to it.
+struct AliasCopy {
+  StreamView from;
+  StreamView to;
+};
+
 struct PlanArg {
   ArgRole role = ArgRole::Input;
   int param = 0;                 // index into the kernel's parameter list
@@ -72,6 +86,7 @@ struct PlanArg {
   std::vector<std::byte> value;  // Constant: the value in C layout of the parameter type
   bool gather_from_host = false;
   HostArray host;                // Gather from a host array
+  int copy = -1;                 // index into the plan's `copies` whose `to` `view` is
   // Gather: extents the indices clamp to (the view's or the host array's).
   const Extents& gather_extents() const { return gather_from_host ? host.extents : view.extents; }
 };
@@ -82,6 +97,7 @@ struct MapPlan {
   SourceLoc loc;
   Extents domain;
   std::vector<PlanArg> args;  // in parameter order
+  std::vector<AliasCopy> copies;  // made before the launch (AliasCopy)
 };
 
 // A reduction. With `to_stream`, output element o folds the input block
@@ -97,6 +113,8 @@ struct ReducePlan {
   StreamView output;       // to_stream
   Extents block;           // to_stream: per-dimension block size
   std::vector<PlanArg> extra;  // constants and gathers, by parameter index
+  int input_copy = -1;     // index into `copies` whose `to` `input` is
+  std::vector<AliasCopy> copies;  // made before the fold (AliasCopy)
 };
 
 // streamGatherOp / streamScatterOp (§8): processed in row-major order of the

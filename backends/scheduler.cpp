@@ -56,7 +56,8 @@ const char* role_name(ArgRole r) {
 }
 
 std::string view_text(const StreamView& v) {
-  std::string s = "stream #" + std::to_string(v.storage) + " " + shape_text(v.stream_extents);
+  std::string s = (v.storage ? "stream #" + std::to_string(v.storage) : std::string("scratch")) + " " +
+                  shape_text(v.stream_extents);
   if (!v.is_whole()) {
     s += " view offset (";
     for (size_t i = 0; i < v.offset.size(); ++i) s += (i ? ", " : "") + std::to_string(v.offset[i]);
@@ -119,6 +120,128 @@ std::string value_text(const ast::FuncDecl* f, int i, const std::vector<std::byt
   }
   if (t->is_vector()) out += ")";
   return out;
+}
+
+// ---------------------------------------------------------------------------
+// Aliasing. LANGUAGE.md §5: "A stream may be both an input and an output of
+// one call: every invocation sees the inputs as they were before the call."
+//
+// Invocation p writes element w(p) of each output view and reads element r(p)
+// of each input view (after resampling) or any element of a gather's view.
+// Every backend reads an invocation's inputs before it stores that
+// invocation's outputs, so an invocation that reads and writes the SAME
+// element already sees it "as before the call". A copy is needed only when an
+// element that one invocation writes may be read by ANOTHER one (then the
+// result would depend on the order of invocations, which §5 leaves open).
+// Without a copy where the scheduler can prove there is no such element:
+//  - disjoint rectangles: the argument's view and every output view of the
+//    same storage share no element (sgm_path reads column x-1, writes x);
+//  - identical index maps: an input (not a gather) whose view starts where the
+//    output's does, with the output's aligned dimensions and no resampling, so
+//    r(p) = w(p) for every p (the in-place `saxpy(a, x, y, y)`).
+// Otherwise the argument reads a copy of its own view only (the rectangle it
+// can read, not the whole stream), made before the launch into scratch memory
+// (plan.hpp's AliasCopy). A gather can read any element of its view, so only
+// disjointness spares it the copy.
+
+// True when views `a` and `b` cannot share an element.
+bool disjoint(const StreamView& a, const StreamView& b) {
+  if (a.storage != b.storage) return true;
+  const size_t n = a.stream_extents.size();
+  if (a.stream_extents != b.stream_extents || a.offset.size() != n || b.offset.size() != n ||
+      a.extents.size() != n || b.extents.size() != n) {
+    return false;  // not two views of one layout: assume they overlap
+  }
+  for (size_t d = 0; d < n; ++d) {
+    if (a.offset[d] + a.extents[d] <= b.offset[d] || b.offset[d] + b.extents[d] <= a.offset[d]) return true;
+  }
+  return false;
+}
+
+// True when input `in` reads, at every domain position, exactly the element
+// output `out` writes there.
+bool same_elements(const PlanArg& in, const PlanArg& out) {
+  const StreamView& a = in.view;
+  const StreamView& b = out.view;
+  if (a.storage != b.storage || a.stream_extents != b.stream_extents || a.offset != b.offset ||
+      in.map.size() != out.map.size() || in.map.size() != a.offset.size()) {
+    return false;
+  }
+  for (size_t d = 0; d < in.map.size(); ++d) {
+    const DimMap& x = in.map[d];
+    const DimMap& y = out.map[d];
+    if (x.out_dim != y.out_dim) return false;
+    if (x.out_dim >= 0 && (x.num != x.den || y.num != y.den)) return false;
+  }
+  return true;
+}
+
+bool same_view(const StreamView& a, const StreamView& b) {
+  return a.storage == b.storage && a.offset == b.offset && a.extents == b.extents &&
+         a.stream_extents == b.stream_extents;
+}
+
+// The index in `copies` of the copy of `from` (one per distinct view).
+int copy_of(std::vector<AliasCopy>& copies, const StreamView& from) {
+  for (size_t k = 0; k < copies.size(); ++k) {
+    if (same_view(copies[k].from, from)) return static_cast<int>(k);
+  }
+  AliasCopy c;
+  c.from = from;
+  c.to.storage = 0;
+  c.to.elem = from.elem;
+  c.to.stream_extents = from.extents;
+  c.to.offset.assign(from.extents.size(), 0);
+  c.to.extents = from.extents;
+  c.to.is_iter = from.is_iter;
+  copies.push_back(std::move(c));
+  return static_cast<int>(copies.size() - 1);
+}
+
+bool reads_stream(const PlanArg& a) {
+  return a.role == ArgRole::Input || a.role == ArgRole::Iter ||
+         (a.role == ArgRole::Gather && !a.gather_from_host);
+}
+
+void plan_alias_copies(MapPlan& plan) {
+  for (PlanArg& a : plan.args) {
+    if (!reads_stream(a)) continue;
+    bool needed = false;
+    for (const PlanArg& o : plan.args) {
+      if (o.role != ArgRole::Output || disjoint(a.view, o.view)) continue;
+      if (a.role != ArgRole::Gather && same_elements(a, o)) continue;
+      needed = true;
+    }
+    if (!needed) continue;
+    a.copy = copy_of(plan.copies, a.view);
+    a.view = plan.copies[static_cast<size_t>(a.copy)].to;
+  }
+}
+
+// A reduction to a stream writes output element o after folding its block, in
+// an order §7 leaves open: an input or gather that shares an element with the
+// output reads a copy (the same rule as above, without the in-place case).
+void plan_alias_copies(ReducePlan& plan) {
+  if (!plan.to_stream) return;  // nothing is written
+  if (!disjoint(plan.input, plan.output)) {
+    plan.input_copy = copy_of(plan.copies, plan.input);
+    plan.input = plan.copies[static_cast<size_t>(plan.input_copy)].to;
+  }
+  for (PlanArg& a : plan.extra) {
+    if (!reads_stream(a) || disjoint(a.view, plan.output)) continue;
+    a.copy = copy_of(plan.copies, a.view);
+    a.view = plan.copies[static_cast<size_t>(a.copy)].to;
+  }
+}
+
+// The copies a plan makes before it runs, for plan dumps.
+std::string copies_text(const std::vector<AliasCopy>& copies) {
+  std::string s;
+  for (size_t k = 0; k < copies.size(); ++k) {
+    s += "  copy " + std::to_string(k) + ": " + view_text(copies[k].from) + " to scratch " +
+         shape_text(copies[k].to.extents) + " (the call writes this stream)\n";
+  }
+  return s;
 }
 
 std::string loc_text(SourceLoc loc) {
@@ -278,6 +401,7 @@ MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg
     }
     plan.args.push_back(std::move(pa));
   }
+  plan_alias_copies(plan);
   return plan;
 }
 
@@ -337,6 +461,7 @@ ReducePlan Scheduler::plan_reduce(const ast::FuncDecl& reducer, std::span<const 
     plan.block.assign(plan.input.extents.size(), 1);
     for (size_t d = 0; d < in.size(); ++d) plan.block[k_in + d] = in[d] / out[d];
   }
+  plan_alias_copies(plan);
   return plan;
 }
 
@@ -378,8 +503,10 @@ std::string describe(const MapPlan& plan) {
   std::ostringstream out;
   out << "plan map " << (plan.kernel ? plan.kernel->name : "?") << " @" << loc_text(plan.loc)
       << "\n  domain " << shape_text(plan.domain) << "\n";
+  out << copies_text(plan.copies);
   for (const PlanArg& a : plan.args) {
     out << "  " << param_name(plan.kernel, a.param) << ": " << role_name(a.role);
+    if (a.copy >= 0) out << " copy " << a.copy;
     switch (a.role) {
       case ArgRole::Input:
       case ArgRole::Iter:
@@ -405,7 +532,10 @@ std::string describe(const MapPlan& plan) {
 std::string describe(const ReducePlan& plan) {
   std::ostringstream out;
   out << "plan reduce " << (plan.reducer ? plan.reducer->name : "?") << " @"
-      << loc_text(plan.loc) << "\n  input " << view_text(plan.input) << "\n";
+      << loc_text(plan.loc) << "\n";
+  out << copies_text(plan.copies);
+  out << "  input " << (plan.input_copy >= 0 ? "copy " + std::to_string(plan.input_copy) + " " : "")
+      << view_text(plan.input) << "\n";
   if (plan.to_stream) {
     out << "  output " << view_text(plan.output) << "\n  block " << shape_text(plan.block)
         << " (left fold, row-major)\n";

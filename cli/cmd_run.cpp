@@ -1,6 +1,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "backends/profile.hpp"
 #include "cli/commands.hpp"
 #include "runtime/engine.hpp"
 
@@ -31,7 +32,16 @@ int cmd_run(CommandLine& cl) {
   argv.push_back(cl.program);
   argv.insert(argv.end(), cl.rest.begin(), cl.rest.end());
   int status = engine.run(argv);
-  if (cl.engine.profile) std::cerr << engine.profile_report();
+  if (cl.engine.profile && engine.profile()) {
+    // The report comes after the engine is gone, so that freeing it counts.
+    Profile rows = *engine.profile();
+    auto t0 = Profile::Clock::now();
+    made.reset();
+    rows.teardown_ms = ms_between(t0, Profile::Clock::now());
+    std::cerr << rows.report(ms_between(process_start(), Profile::Clock::now()));
+  } else if (cl.engine.profile) {
+    std::cerr << engine.profile_report();
+  }
   return status;
 }
 

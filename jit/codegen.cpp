@@ -154,8 +154,11 @@ llvm::Function* Codegen::body(const ast::FuncDecl& decl) {
     const ast::ParamDecl* p = f.params[i].get();
     Value* ptr = fnv->getArg(static_cast<unsigned>(2 + 2 * i));
     // Constants and inputs are read-only in the body but C lets a constant be
-    // assigned: give those a private copy.
-    if (p->pkind == ast::ParamKind::Const || p->pkind == ast::ParamKind::Value) {
+    // assigned: give those a private copy. Inputs get one too, read on entry:
+    // an in-place call (`f(s, s)`, which the scheduler runs without a copy)
+    // must see the input as it was before the body wrote the output (§5).
+    if (p->pkind == ast::ParamKind::Const || p->pkind == ast::ParamKind::Value ||
+        p->pkind == ast::ParamKind::Input || p->pkind == ast::ParamKind::Iter) {
       Value* local = alloca_of(p->type, p->name.c_str());
       copy(local, ptr, p->type);
       ptr = local;

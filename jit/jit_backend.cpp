@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "backends/host_pool.hpp"
 #include "backends/interrupt.hpp"
 #include "jit/abi.hpp"
 #include "jit/codegen.hpp"
@@ -24,11 +25,6 @@
 namespace brook {
 namespace jit {
 namespace {
-
-struct FreeDeleter {
-  void operator()(std::byte* p) const { std::free(p); }
-};
-using Buffer = std::unique_ptr<std::byte[], FreeDeleter>;
 
 int pick_threads(int requested) {
   if (requested > 0) return requested;
@@ -66,13 +62,17 @@ class JitBackend final : public Backend {
 
   std::string_view name() const override { return "jit"; }
 
+  // From the pool (backends/host_pool.hpp): a stream declared in a loop gets
+  // its memory back, zeroed, without new page faults.
   StorageId allocate(uint64_t bytes) override {
-    uint64_t rounded = (std::max<uint64_t>(bytes, 1) + 63) / 64 * 64;
-    auto* p = static_cast<std::byte*>(std::aligned_alloc(64, rounded));
-    if (!p) throw PlanError{{}, "out of memory allocating a stream of " + std::to_string(bytes) + " bytes"};
-    std::memset(p, 0, rounded);
+    HostBlock b;
+    try {
+      b = memory_.get(bytes, true);
+    } catch (const std::bad_alloc&) {
+      throw PlanError{{}, "out of memory allocating a stream of " + std::to_string(bytes) + " bytes"};
+    }
     StorageId id = next_id_++;
-    storage_[id] = {Buffer(p), bytes};
+    storage_[id] = {std::move(b), bytes};
     return id;
   }
   void release(StorageId storage) override { storage_.erase(storage); }
@@ -93,13 +93,13 @@ class JitBackend final : public Backend {
 
  private:
   struct Store {
-    Buffer data;
+    HostBlock data;
     uint64_t bytes = 0;
   };
   std::byte* base_of(StorageId id, SourceLoc loc) {
     auto it = storage_.find(id);
     if (it == storage_.end()) throw PlanError{loc, "internal error: unknown stream storage"};
-    return it->second.data.get();
+    return it->second.data.data();
   }
   // Calls f(storage element index of the first element of each view row,
   // row length) in row-major order.
@@ -135,9 +135,10 @@ class JitBackend final : public Backend {
       at += n;
     });
   }
-  ArgRt view_rt(const StreamView& v, const std::vector<DimMap>* map, SourceLoc loc) {
+  // `base`: the storage's bytes (null: look up v.storage).
+  ArgRt view_rt(const StreamView& v, const std::vector<DimMap>* map, SourceLoc loc, std::byte* base = nullptr) {
     ArgRt a;
-    a.base = base_of(v.storage, loc);
+    a.base = base ? base : base_of(v.storage, loc);
     a.elem_size = static_cast<int64_t>(v.elem->size);
     a.rank = static_cast<int64_t>(v.extents.size());
     if (a.rank > kMaxRank) throw PlanError{loc, "streams of more than 4 dimensions are not supported"};
@@ -153,8 +154,8 @@ class JitBackend final : public Backend {
     }
     return a;
   }
-  ArgRt gather_rt(const PlanArg& pa, SourceLoc loc) {
-    if (!pa.gather_from_host) return view_rt(pa.view, nullptr, loc);
+  ArgRt gather_rt(const PlanArg& pa, SourceLoc loc, std::byte* base = nullptr) {
+    if (!pa.gather_from_host) return view_rt(pa.view, nullptr, loc, base);
     ArgRt a;
     uint64_t need = static_cast<uint64_t>(element_count(pa.host.extents)) * (pa.host.elem ? pa.host.elem->size : 0);
     if (pa.host.extents.empty() || need == 0 || pa.host.bytes.size() < need) {
@@ -171,6 +172,47 @@ class JitBackend final : public Backend {
     }
     return a;
   }
+  // Runs a plan's aliasing copies (plan.hpp's AliasCopy) into scratch from
+  // the pool, which the next launch gets back without page faults.
+  std::vector<HostBlock> run_copies(const std::vector<AliasCopy>& copies, SourceLoc loc) {
+    std::vector<HostBlock> scratch;
+    if (copies.empty()) return scratch;
+    auto t0 = std::chrono::steady_clock::now();
+    for (const AliasCopy& c : copies) {
+      const size_t es = c.from.elem->size;
+      const uint64_t bytes = static_cast<uint64_t>(element_count(c.from.extents)) * es;
+      try {
+        scratch.push_back(memory_.get(bytes, false));
+      } catch (const std::bad_alloc&) {
+        throw PlanError{loc, "out of memory copying a stream the call also writes"};
+      }
+      const std::byte* src = base_of(c.from.storage, loc);
+      std::byte* dst = scratch.back().data();
+      std::vector<std::pair<int64_t, int64_t>> rows;  // (storage index, length)
+      for_each_row(c.from, [&](int64_t index, int64_t len) { rows.emplace_back(index, len); });
+      const int64_t len = rows.empty() ? 0 : rows[0].second;
+      auto copy_rows = [&](int64_t first, int64_t last) {
+        for (int64_t r = first; r < last; ++r) {
+          std::memcpy(dst + static_cast<size_t>(r * len) * es, src + static_cast<size_t>(rows[static_cast<size_t>(r)].first) * es,
+                      static_cast<size_t>(len) * es);
+        }
+      };
+      const int64_t n = static_cast<int64_t>(rows.size());
+      if (bytes < (uint64_t{1} << 20) || n < 2 || pool_.size() == 1) {
+        copy_rows(0, n);
+      } else {
+        const int64_t blocks = std::min<int64_t>(n, pool_.size() * 4);
+        pool_.run(blocks, [&](int64_t i) { copy_rows(n * i / blocks, n * (i + 1) / blocks); });
+      }
+    }
+    if (profile_) {
+      profile_->alias_ms += ms_since(t0);
+      profile_->alias_copies += static_cast<int64_t>(copies.size());
+      for (const AliasCopy& c : copies) profile_->alias_bytes += Scheduler::host_bytes(c.from);
+    }
+    return scratch;
+  }
+
   // Compiles (or finds) an entry point.
   void* entry(const std::string& kernel_name, const JitCompiler::Emit& emit, SourceLoc loc) {
     JitCompiler::Result r;
@@ -186,6 +228,15 @@ class JitBackend final : public Backend {
       stats_[kernel_name].compiles++;
     }
     stats_[kernel_name].compile_ms += r.ms;
+    if (profile_) {
+      Profile::Kernel& k = profile_->kernels[kernel_name];
+      k.compiles += r.compiled ? 1 : 0;
+      k.compile_ms += r.ms;
+      if (!startup_reported_ && compiler_.startup_ms() > 0) {
+        profile_->startup_ms += compiler_.startup_ms();
+        startup_reported_ = true;
+      }
+    }
     return r.address;
   }
   FoldFn lane_fold(const ReducePlan& plan, const std::vector<ArgShape>& params, int lanes) {
@@ -210,7 +261,9 @@ class JitBackend final : public Backend {
   JitOptions options_;
   JitCompiler compiler_;
   ThreadPool pool_;
+  HostPool memory_;  // before storage_: blocks go back to it when streams go
   std::map<StorageId, Store> storage_;
+  bool startup_reported_ = false;
   StorageId next_id_ = 1;
   int compiles_ = 0;
   std::map<std::pair<const ast::FuncDecl*, MapShape>, SliceFn> slices_;
@@ -233,13 +286,13 @@ void JitBackend::run_map(const MapPlan& plan) {
   shape.domain_rank = static_cast<int>(domain.size());
   shape.args.resize(kernel.params.size());
   std::vector<ArgRt> rts(kernel.params.size());
-  std::vector<Buffer> snapshots;
   std::deque<std::vector<std::byte>> constants;  // stable addresses
-  // Outputs that are also read (input or gather) need the inputs as they
-  // were before the call: read from a snapshot.
-  std::vector<StorageId> outputs;
-  for (const PlanArg& pa : plan.args)
-    if (pa.role == ArgRole::Output) outputs.push_back(pa.view.storage);
+  // Arguments the scheduler found reading elements the call writes read a
+  // copy made now (scheduler.cpp's aliasing rule).
+  std::vector<HostBlock> scratch = run_copies(plan.copies, plan.loc);
+  auto base = [&](const PlanArg& pa) {
+    return pa.copy >= 0 ? scratch.at(static_cast<size_t>(pa.copy)).data() : nullptr;
+  };
   for (const PlanArg& pa : plan.args) {
     if (pa.param < 0 || static_cast<size_t>(pa.param) >= rts.size()) continue;
     ArgShape& s = shape.args[static_cast<size_t>(pa.param)];
@@ -249,7 +302,7 @@ void JitBackend::run_map(const MapPlan& plan) {
       case ArgRole::Input:
       case ArgRole::Iter:
       case ArgRole::Output: {
-        rt = view_rt(pa.view, &pa.map, plan.loc);
+        rt = view_rt(pa.view, &pa.map, plan.loc, base(pa));
         s.rank = static_cast<int>(rt.rank);
         for (int d = 0; d < s.rank; ++d) {
           const DimMap& m = pa.map[static_cast<size_t>(d)];
@@ -259,7 +312,7 @@ void JitBackend::run_map(const MapPlan& plan) {
         break;
       }
       case ArgRole::Gather:
-        rt = gather_rt(pa, plan.loc);
+        rt = gather_rt(pa, plan.loc, base(pa));
         s.rank = static_cast<int>(rt.rank);
         s.counter_exact = std::all_of(rt.extent, rt.extent + rt.rank, [](int64_t e) { return e <= (int64_t{1} << 24) + 1; });
         break;
@@ -272,16 +325,6 @@ void JitBackend::run_map(const MapPlan& plan) {
         rt.base = constants.back().data();
         break;
       }
-    }
-    bool reads = pa.role == ArgRole::Input || pa.role == ArgRole::Iter ||
-                 (pa.role == ArgRole::Gather && !pa.gather_from_host);
-    if (reads && std::find(outputs.begin(), outputs.end(), pa.view.storage) != outputs.end()) {
-      const Store& st = storage_.at(pa.view.storage);
-      auto* p = static_cast<std::byte*>(std::aligned_alloc(64, (st.bytes + 64) / 64 * 64));
-      if (!p) throw PlanError{plan.loc, "out of memory"};
-      std::memcpy(p, st.data.get(), st.bytes);
-      rt.base = p;
-      snapshots.emplace_back(p);
     }
   }
   auto key = std::make_pair(&kernel, shape);
@@ -338,11 +381,13 @@ void JitBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result)
   std::vector<ArgShape> params(red.params.size());
   std::vector<ArgRt> rts(red.params.size());
   std::deque<std::vector<std::byte>> constants;
+  std::vector<HostBlock> scratch = run_copies(plan.copies, plan.loc);
   for (const PlanArg& pa : plan.extra) {
     if (pa.param < 0 || static_cast<size_t>(pa.param) >= rts.size()) continue;
     params[static_cast<size_t>(pa.param)].role = pa.role;
     if (pa.role == ArgRole::Gather) {
-      rts[static_cast<size_t>(pa.param)] = gather_rt(pa, plan.loc);
+      std::byte* copied = pa.copy >= 0 ? scratch.at(static_cast<size_t>(pa.copy)).data() : nullptr;
+      rts[static_cast<size_t>(pa.param)] = gather_rt(pa, plan.loc, copied);
       params[static_cast<size_t>(pa.param)].rank = static_cast<int>(rts[static_cast<size_t>(pa.param)].rank);
     }
     else {
@@ -375,7 +420,8 @@ void JitBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result)
   launch.interrupt = &interrupt_requested;
   const StreamView& in = plan.input;
   const size_t es = in.elem->size;
-  std::byte* in_base = base_of(in.storage, plan.loc);
+  std::byte* in_base = plan.input_copy >= 0 ? scratch.at(static_cast<size_t>(plan.input_copy)).data()
+                                            : base_of(in.storage, plan.loc);
   const int64_t n = element_count(in.extents);
   auto t_run = std::chrono::steady_clock::now();
   auto in_strides = row_major_strides(in.stream_extents);

@@ -31,6 +31,10 @@ struct Engine::Impl {
     machine.out = &stdio;
     setup_files();
     setup_plan_output();
+    if (options.profile) {
+      streams.set_profile(&profile);
+      profile.startup_ms += ms_between(process_start(), Profile::Clock::now());
+    }
   }
 
   // --backend, else $BROOK_BACKEND, else the best built. A backend that is
@@ -438,6 +442,7 @@ struct Engine::Impl {
   std::unique_ptr<CallbackSink> callback;
   std::unique_ptr<PlanOnlySink> plan_only;  // emit_plans
   std::unordered_map<std::string, std::string> last_plans;  // kernel name → its latest plan
+  Profile profile;  // --profile; before `streams`, whose backend writes to it
   StreamRuntime streams;
   HostLibrary library;
   interp::Compiler compiler;
@@ -449,6 +454,7 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>(std::move(o
 Engine::~Engine() = default;
 
 bool Engine::compile_file(const std::string& path) {
+  ProfileTimer timer(impl_->options.profile ? &impl_->profile.frontend_ms : nullptr);
   return impl_->accept(impl_->front.load_file(path));
 }
 
@@ -564,7 +570,12 @@ std::string Engine::last_plan(const std::string& kernel) const {
   return it == impl_->last_plans.end() ? std::string() : it->second;
 }
 
-std::string Engine::profile_report() { return backend_profile_report(impl_->streams.backend()); }
+std::string Engine::profile_report() {
+  if (!impl_->options.profile) return backend_profile_report(impl_->streams.backend());
+  return impl_->profile.report(ms_between(process_start(), Profile::Clock::now()));
+}
+
+const Profile* Engine::profile() const { return impl_->options.profile ? &impl_->profile : nullptr; }
 
 std::string Engine::backend_name() { return std::string(impl_->streams.backend().name()); }
 

@@ -14,6 +14,8 @@
 
 namespace brook {
 
+struct Profile;
+
 struct EngineOptions {
   std::string backend;  // "interp", "jit", "opencl"; empty: $BROOK_BACKEND, else the best built
   int device = -1;      // OpenCL device index; -1: $BROOK_OPENCL_DEVICE, else 0
@@ -105,8 +107,10 @@ class Engine {
   // The latest launch plan made for a kernel or reduction (empty: none yet).
   std::string last_plan(const std::string& kernel) const;
 
-  // The backend's per-kernel statistics for --profile.
+  // --profile: per-kernel statistics and where the wall time went, so far.
   std::string profile_report();
+  // The rows themselves (null when not profiling).
+  const Profile* profile() const;
 
   FrontEnd& front_end();
 

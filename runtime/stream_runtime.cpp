@@ -165,6 +165,11 @@ uint64_t StreamRuntime::create(interp::Machine&, const ast::VarDecl& decl,
   Record r;
   r.owner = true;
   try {
+    ProfileTimer timer(profile_ ? &profile_->alloc_ms : nullptr);
+    if (profile_) {
+      ++profile_->allocations;
+      profile_->alloc_bytes += count * elem->size;
+    }
     r.view = Scheduler::whole(backend_->allocate(count * elem->size), elem, ext, decl.is_iter);
     r.bytes = count * elem->size;
     live_bytes_ += r.bytes;
@@ -200,6 +205,7 @@ uint64_t StreamRuntime::create(interp::Machine&, const ast::VarDecl& decl,
       }
     }
     if (elem->scalar_of()->kind == TypeKind::Float) {
+      ProfileTimer timer(transfer_timer(values.size() * sizeof(float)));
       backend_->write_view(r.view, std::as_bytes(std::span<const float>(values)));
     }
   }
@@ -261,6 +267,7 @@ void StreamRuntime::release(interp::Machine&, uint64_t handle) {
   auto it = records_.find(handle);
   if (it == records_.end()) return;
   if (it->second.owner) {
+    ProfileTimer timer(profile_ ? &profile_->alloc_ms : nullptr);
     backend_->release(it->second.view.storage);
     live_bytes_ -= it->second.bytes;
   }
@@ -279,6 +286,7 @@ void StreamRuntime::read_write(interp::Machine& m, bool read, const StreamView& 
   if (need == 0) return;
   uint8_t* p = m.memory.at(pointer, need, loc, !read);
   auto* bytes = reinterpret_cast<std::byte*>(p);
+  ProfileTimer timer(transfer_timer(need));
   if (read) {
     backend_->write_view(view, std::span<const std::byte>(bytes, need));
   } else {
@@ -288,7 +296,10 @@ void StreamRuntime::read_write(interp::Machine& m, bool read, const StreamView& 
 
 void StreamRuntime::print(interp::Machine& m, const StreamView& view) {
   std::vector<std::byte> bytes(Scheduler::host_bytes(view));
-  backend_->read_view(view, bytes);
+  {
+    ProfileTimer timer(transfer_timer(bytes.size()));
+    backend_->read_view(view, bytes);
+  }
   const Type* t = view.elem;
   const int64_t row = view.extents.empty() ? 1 : view.extents.back();
   const int64_t count = element_count(view.extents);
@@ -347,6 +358,7 @@ StreamArg StreamRuntime::builtin(interp::Machine& m, stdlib::Builtin id, const a
           std::swap(a.view.storage, b.view.storage);
         } else {
           std::vector<std::byte> x(Scheduler::host_bytes(a.view)), y(x.size());
+          ProfileTimer timer(transfer_timer(4 * x.size()));
           backend_->read_view(a.view, x);
           backend_->read_view(b.view, y);
           backend_->write_view(a.view, y);
@@ -390,6 +402,18 @@ void StreamRuntime::gather_scatter(interp::Machine& m, bool scatter, const ast::
     builtin_op = static_cast<int>(nth(args, 3).scalar.i);
   }
   const StreamArg& arr = nth(args, 2);
+  const auto t0 = Profile::Clock::now();
+  const double overhead0 = profile_ ? profile_->overhead_ms() : 0;
+  struct Charge {
+    StreamRuntime* self;
+    std::string name;
+    Profile::Clock::time_point t0;
+    double overhead0;
+    int64_t elements;
+    ~Charge() {
+      if (self->profile_) self->charge_launch(name, t0, overhead0, elements, 0);
+    }
+  } charge{this, op ? op->name : call.callee, t0, overhead0, element_count(index.extents)};
   // The operators copy whole elements between the stream and the array.
   auto check_types = [&](const Type* array_elem) {
     const Type* it = index.elem;
@@ -476,7 +500,39 @@ void StreamRuntime::run_kernel(interp::Machine&, const ast::FuncDecl& kernel, co
   }
   MapPlan plan = Scheduler::plan_map(kernel, cargs, loc);
   if (plan_output_) show(describe(plan));  // describe only when someone reads it (--dump-plans)
+  if (!profile_) {
+    backend_->run_map(plan);
+    return;
+  }
+  const auto t0 = Profile::Clock::now();
+  const double overhead0 = profile_->overhead_ms();
   backend_->run_map(plan);
+  const int64_t n = element_count(plan.domain);
+  uint64_t bytes = 0;
+  for (const PlanArg& a : plan.args) {
+    if ((a.role == ArgRole::Input || a.role == ArgRole::Iter || a.role == ArgRole::Output) && a.view.elem) {
+      bytes += static_cast<uint64_t>(n) * a.view.elem->size;
+    }
+  }
+  charge_launch(kernel.name, t0, overhead0, n, bytes);
+}
+
+double* StreamRuntime::transfer_timer(uint64_t bytes) {
+  if (!profile_) return nullptr;
+  ++profile_->transfers;
+  profile_->transfer_bytes += bytes;
+  return &profile_->transfer_ms;
+}
+
+void StreamRuntime::charge_launch(const std::string& name, Profile::Clock::time_point t0, double overhead0,
+                                  int64_t elements, uint64_t bytes) {
+  const double total = ms_between(t0, Profile::Clock::now());
+  const double others = profile_->overhead_ms() - overhead0;  // compiles, aliasing, start-up in it
+  Profile::Kernel& k = profile_->kernels[name];
+  ++k.launches;
+  k.run_ms += total > others ? total - others : 0;
+  k.elements += elements;
+  k.bytes += bytes;
 }
 
 void StreamRuntime::run_reduction(interp::Machine&, const ast::FuncDecl& reducer,
@@ -491,7 +547,15 @@ void StreamRuntime::run_reduction(interp::Machine&, const ast::FuncDecl& reducer
   ReducePlan plan = Scheduler::plan_reduce(reducer, cargs, loc);
   if (plan_output_) show(describe(plan));  // describe only when someone reads it (--dump-plans)
   std::vector<std::byte> result(plan.input.elem ? plan.input.elem->size : 0);
+  const auto t0 = Profile::Clock::now();
+  const double overhead0 = profile_ ? profile_->overhead_ms() : 0;
   backend_->run_reduce(plan, result);
+  if (profile_) {
+    const int64_t n = element_count(plan.input.extents);
+    uint64_t bytes = plan.input.elem ? static_cast<uint64_t>(n) * plan.input.elem->size : 0;
+    if (plan.to_stream) bytes += Scheduler::host_bytes(plan.output);
+    charge_launch(reducer.name, t0, overhead0, n, bytes);
+  }
   if (!plan.to_stream && target >= 0) {
     uint8_t* place = args[static_cast<size_t>(target)].place;
     if (!place) throw RuntimeError{loc, "the result of '" + reducer.name + "' has nowhere to go"};

@@ -40,6 +40,7 @@ class StreamRuntime : public StreamHost {
   bool replace_backend(std::unique_ptr<Backend> backend) {
     if (!records_.empty()) return false;
     backend_ = std::move(backend);
+    backend_->set_profile(profile_);
     return true;
   }
   // Moves every live stream to `backend` and makes it the one plans run on:
@@ -53,6 +54,12 @@ class StreamRuntime : public StreamHost {
   // Where each plan is described as it is made (--dump-plans, `brook emit
   // plan`); unset: nowhere.
   void set_plan_output(std::function<void(std::string_view)> f) { plan_output_ = std::move(f); }
+  // --profile: rows for allocation, host<->device copies and launches go to
+  // `p` (and the backend's own rows too); null: not profiling.
+  void set_profile(Profile* p) {
+    profile_ = p;
+    backend_->set_profile(p);
+  }
 
   uint64_t create(interp::Machine& m, const ast::VarDecl& decl, std::span<const int64_t> extents,
                   std::span<const StreamArg> init) override;
@@ -87,9 +94,15 @@ class StreamRuntime : public StreamHost {
                   std::span<StreamArg> args, SourceLoc loc);
   void run_reduction(interp::Machine& m, const ast::FuncDecl& reducer, const ast::CallExpr& call,
                      std::span<StreamArg> args, SourceLoc loc);
+  // --profile: a launch of `name` that began at `t0`, with the compile, alias
+  // and start-up rows at `overhead0` then; those are not its run time.
+  void charge_launch(const std::string& name, Profile::Clock::time_point t0, double overhead0,
+                     int64_t elements, uint64_t bytes);
+  double* transfer_timer(uint64_t bytes);
 
   std::unique_ptr<Backend> backend_;
   std::function<void(std::string_view)> plan_output_;
+  Profile* profile_ = nullptr;
   std::unordered_map<uint64_t, Record> records_;
   uint64_t next_handle_ = 1;
   uint64_t live_bytes_ = 0;

@@ -38,7 +38,7 @@ InterpBackend::~InterpBackend() = default;
 
 StorageId InterpBackend::allocate(uint64_t bytes) {
   StorageId id = next_++;
-  storage_[id].assign(bytes, std::byte{0});
+  storage_[id] = memory_.get(bytes, true);
   return id;
 }
 
@@ -48,6 +48,28 @@ std::byte* InterpBackend::data(StorageId storage) {
   auto it = storage_.find(storage);
   if (it == storage_.end()) throw PlanError{{}, "internal error: stream storage " + std::to_string(storage) + " is gone"};
   return it->second.data();
+}
+
+std::vector<HostBlock> InterpBackend::run_copies(const std::vector<AliasCopy>& copies) {
+  std::vector<HostBlock> scratch;
+  ProfileTimer timer(profile_ && !copies.empty() ? &profile_->alias_ms : nullptr);
+  for (const AliasCopy& c : copies) {
+    if (profile_) {
+      ++profile_->alias_copies;
+      profile_->alias_bytes += Scheduler::host_bytes(c.from);
+    }
+    const uint64_t size = c.from.elem->size;
+    scratch.push_back(memory_.get(Scheduler::host_bytes(c.from), false));
+    const std::byte* src = data(c.from.storage);
+    std::byte* dst = scratch.back().data();
+    std::vector<int64_t> pos(c.from.extents.size(), 0);
+    size_t k = 0;
+    do {
+      std::memcpy(dst + k * size, src + c.from.storage_index(pos.data()) * size, size);
+      ++k;
+    } while (next_position(pos, c.from.extents));
+  }
+  return scratch;
 }
 
 std::byte* InterpBackend::storage_data(StorageId storage) { return data(storage); }
@@ -77,10 +99,8 @@ void InterpBackend::read_view(const StreamView& view, std::span<std::byte> host)
 }
 
 std::vector<BoundStream> InterpBackend::bind(const std::vector<PlanArg>& args, size_t param_count,
-                                             std::vector<std::vector<std::byte>>& snapshots,
-                                             const std::vector<StorageId>& written) {
+                                             const std::vector<HostBlock>& scratch) {
   std::vector<BoundStream> bound(param_count);
-  std::unordered_map<StorageId, const std::byte*> snapshot_of;
   for (const PlanArg& a : args) {
     if (a.role == ArgRole::Constant || a.param < 0 || static_cast<size_t>(a.param) >= param_count) continue;
     BoundStream& b = bound[static_cast<size_t>(a.param)];
@@ -89,19 +109,8 @@ std::vector<BoundStream> InterpBackend::bind(const std::vector<PlanArg>& args, s
       b.data = a.host.bytes.data();
       continue;
     }
-    b.data = data(a.view.storage);
-    bool aliased = a.role != ArgRole::Output &&
-                   std::find(written.begin(), written.end(), a.view.storage) != written.end();
-    if (aliased) {
-      // Inputs see the stream as it was before the call (§5).
-      auto it = snapshot_of.find(a.view.storage);
-      if (it == snapshot_of.end()) {
-        const auto& src = storage_[a.view.storage];
-        snapshots.emplace_back(src.begin(), src.end());
-        it = snapshot_of.emplace(a.view.storage, snapshots.back().data()).first;
-      }
-      b.data = it->second;
-    }
+    // The scheduler's copy where the call writes elements this argument reads.
+    b.data = a.copy >= 0 ? scratch.at(static_cast<size_t>(a.copy)).data() : data(a.view.storage);
   }
   return bound;
 }
@@ -128,12 +137,8 @@ void InterpBackend::run_map(const MapPlan& plan) {
   CompiledFunction* fn = compiler_.compile_body(plan.kernel);
   const size_t nparams = fn->param_offsets.size();
 
-  std::vector<StorageId> written;
-  for (const PlanArg& a : plan.args) {
-    if (a.role == ArgRole::Output) written.push_back(a.view.storage);
-  }
-  std::vector<std::vector<std::byte>> snapshots;
-  std::vector<BoundStream> bound = bind(plan.args, nparams, snapshots, written);
+  std::vector<HostBlock> scratch = run_copies(plan.copies);
+  std::vector<BoundStream> bound = bind(plan.args, nparams, scratch);
 
   struct Moving {
     uint32_t offset;
@@ -192,23 +197,15 @@ void InterpBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
   const uint32_t in_off = fn->param_offsets[static_cast<size_t>(plan.input_param)];
   const uint32_t acc_off = fn->param_offsets[static_cast<size_t>(plan.reduce_param)];
 
-  std::vector<StorageId> written;
-  if (plan.to_stream) written.push_back(plan.output.storage);
-  written.push_back(plan.input.storage);  // gathers from the input see it unchanged too
-  std::vector<std::vector<std::byte>> snapshots;
-  std::vector<BoundStream> bound = bind(plan.extra, nparams, snapshots, written);
+  std::vector<HostBlock> scratch = run_copies(plan.copies);
+  std::vector<BoundStream> bound = bind(plan.extra, nparams, scratch);
   context_.pos = nullptr;
   context_.rank = 0;
   context_.bound = bound.data();
   context_.bound_count = bound.size();
 
-  const std::byte* in_data = data(plan.input.storage);
-  std::vector<std::byte> input_copy;
-  if (plan.to_stream && plan.output.storage == plan.input.storage) {
-    const auto& src = storage_[plan.input.storage];
-    input_copy.assign(src.begin(), src.end());
-    in_data = input_copy.data();
-  }
+  const std::byte* in_data = plan.input_copy >= 0 ? scratch.at(static_cast<size_t>(plan.input_copy)).data()
+                                                  : data(plan.input.storage);
 
   std::vector<std::byte> acc(size);
   auto step = [&](const std::byte* x) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/host_pool.hpp"
 #include "backends/interp/compiler.hpp"
 #include "backends/interp/kernel_context.hpp"
 #include "backends/interp/kernel_hooks.hpp"
@@ -46,8 +47,9 @@ class InterpBackend : public Backend {
   void run_reducer(const ast::FuncDecl& reducer, SourceLoc loc, const std::vector<PlanArg>& extra,
                    const std::byte* first, const std::byte* second, std::byte* result);
   std::vector<interp::BoundStream> bind(const std::vector<PlanArg>& args, size_t param_count,
-                                        std::vector<std::vector<std::byte>>& snapshots,
-                                        const std::vector<StorageId>& written);
+                                        const std::vector<HostBlock>& scratch);
+  // A plan's aliasing copies (plan.hpp's AliasCopy), into pooled scratch.
+  std::vector<HostBlock> run_copies(const std::vector<AliasCopy>& copies);
 
   std::unique_ptr<Sink> sink_;
   interp::Machine machine_;
@@ -55,7 +57,8 @@ class InterpBackend : public Backend {
   interp::KernelNodes kernel_nodes_;
   interp::KernelHostHooks host_hooks_;
   interp::Compiler compiler_;
-  std::unordered_map<StorageId, std::vector<std::byte>> storage_;
+  HostPool memory_;  // before storage_: blocks go back to it
+  std::unordered_map<StorageId, HostBlock> storage_;
   StorageId next_ = 1;
 };
 

@@ -5,6 +5,7 @@
 #include "backends/opencl/opencl_backend.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "backends/opencl/cl_launch.hpp"
 #include "backends/opencl/cl_printf.hpp"
 #include "backends/opencl/cl_runtime.hpp"
+#include "backends/host_pool.hpp"
 
 namespace brook {
 
@@ -80,20 +82,27 @@ class OpenCLBackend final : public Backend {
 
   std::string_view name() const override { return "opencl"; }
 
+  // Buffers come from a pool of size classes (backends/host_pool.hpp's), so a
+  // stream declared in a loop reuses one buffer; it is zeroed on the device.
   StorageId allocate(uint64_t bytes) override {
     try {
-      cl::Buffer b(rt_.context(), CL_MEM_READ_WRITE, std::max<uint64_t>(bytes, 1));
+      Storage s = take(bytes);
       cl_uchar zero = 0;
-      rt_.queue().enqueueFillBuffer(b, zero, 0, std::max<uint64_t>(bytes, 1));
+      rt_.queue().enqueueFillBuffer(s.buffer, zero, 0, std::max<uint64_t>(bytes, 1));
       StorageId id = next_++;
-      buffers_.emplace(id, Storage{b, bytes});
+      buffers_.emplace(id, std::move(s));
       return id;
     } catch (const cl::Error& e) {
       throw PlanError{{}, failure("allocating " + std::to_string(bytes) + " bytes of stream storage", e)};
     }
   }
 
-  void release(StorageId id) override { buffers_.erase(id); }
+  void release(StorageId id) override {
+    auto f = buffers_.find(id);
+    if (f == buffers_.end()) return;
+    give_back(std::move(f->second));
+    buffers_.erase(f);
+  }
 
   void write_view(const StreamView& view, std::span<const std::byte> host) override {
     copy_view(view, const_cast<std::byte*>(host.data()), host.size(), true);
@@ -110,7 +119,29 @@ class OpenCLBackend final : public Backend {
   struct Storage {
     cl::Buffer buffer;
     uint64_t bytes;
+    uint64_t capacity = 0;  // the size class the buffer has
   };
+  // A buffer of at least `bytes` from the pool (contents undefined). The
+  // in-order queue keeps a reused buffer's new commands after its old ones.
+  Storage take(uint64_t bytes) {
+    const uint64_t c = HostPool::size_class(bytes);
+    auto f = free_.find(c);
+    if (f != free_.end() && !f->second.empty()) {
+      Storage s{f->second.back(), bytes, c};
+      f->second.pop_back();
+      cached_ -= c;
+      return s;
+    }
+    return Storage{cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, c), bytes, c};
+  }
+  void give_back(Storage s) {
+    constexpr uint64_t kKeep = uint64_t{1} << 30;
+    if (!s.capacity || cached_ + s.capacity > kKeep) return;  // the buffer is freed
+    cached_ += s.capacity;
+    free_[s.capacity].push_back(std::move(s.buffer));
+  }
+  // A plan's aliasing copies (plan.hpp's AliasCopy), device to device.
+  std::vector<Storage> run_copies(const std::vector<AliasCopy>& copies, SourceLoc loc);
   struct Compiled {
     std::unique_ptr<ClModule> module;
     cl::Program program;
@@ -134,10 +165,24 @@ class OpenCLBackend final : public Backend {
   }
 
   // Builds (once per key) the program `make` generates.
-  Compiled& compile(const std::string& key, SourceLoc loc, const std::string& what,
+  // `name`: the kernel or reduction, for --profile; `what` names it in a
+  // driver-crash notice.
+  Compiled& compile(const std::string& key, const std::string& name, SourceLoc loc, const std::string& what,
                     const std::function<std::string(ClModule&)>& make) {
     auto f = compiled_.find(key);
     if (f != compiled_.end()) return f->second;
+    auto t0 = Profile::Clock::now();
+    struct Charge {
+      Profile* p;
+      const std::string& name;
+      Profile::Clock::time_point t0;
+      ~Charge() {
+        if (!p) return;
+        Profile::Kernel& k = p->kernels[name];
+        ++k.compiles;
+        k.compile_ms += ms_between(t0, Profile::Clock::now());
+      }
+    } charge{profile_, name, t0};
     Compiled c;
     c.module = std::make_unique<ClModule>();
     std::string source;
@@ -232,6 +277,8 @@ class OpenCLBackend final : public Backend {
   opencl::ClInterrupt interrupt_;
   cl::Event pending_;  // the latest launch, when nobody has waited for it
   std::map<StorageId, Storage> buffers_;
+  std::map<uint64_t, std::vector<cl::Buffer>> free_;  // the pool, by size class
+  uint64_t cached_ = 0;
   StorageId next_ = 1;
   std::map<std::string, Compiled> compiled_;
   cl::Buffer pbuf_;
@@ -280,6 +327,54 @@ void OpenCLBackend::copy_view(const StreamView& view, std::byte* host, size_t ho
   }
 }
 
+std::vector<OpenCLBackend::Storage> OpenCLBackend::run_copies(const std::vector<AliasCopy>& copies, SourceLoc loc) {
+  std::vector<Storage> scratch;
+  if (copies.empty()) return scratch;
+  if (profile_) settle();  // earlier launches are not this row's time
+  ProfileTimer timer(profile_ ? &profile_->alias_ms : nullptr);
+  for (const AliasCopy& c : copies) {
+    if (profile_) {
+      ++profile_->alias_copies;
+      profile_->alias_bytes += Scheduler::host_bytes(c.from);
+    }
+    const size_t es = c.from.elem->size;
+    const uint64_t bytes = static_cast<uint64_t>(element_count(c.from.extents)) * es;
+    scratch.push_back(take(bytes));
+    cl::Buffer& src = storage(c.from.storage, loc).buffer;
+    cl::Buffer& dst = scratch.back().buffer;
+    // Up to three dimensions per rectangle copy; a 4th loops.
+    const size_t n = c.from.extents.size();
+    Extents E = c.from.stream_extents, O = c.from.offset, X = c.from.extents;
+    while (E.size() < 3) {
+      E.insert(E.begin(), 1);
+      O.insert(O.begin(), 0);
+      X.insert(X.begin(), 1);
+    }
+    const size_t k = E.size() - 3;  // dims folded into the loop
+    int64_t outer = 1;
+    for (size_t d = 0; d < k; ++d) outer *= X[d];
+    const size_t row_pitch = static_cast<size_t>(E[k + 2]) * es, slice_pitch = row_pitch * static_cast<size_t>(E[k + 1]);
+    const size_t drow = static_cast<size_t>(X[k + 2]) * es, dslice = drow * static_cast<size_t>(X[k + 1]);
+    std::vector<int64_t> pos(k, 0);
+    for (int64_t o = 0; o < outer; ++o) {
+      int64_t rest = o, z = 0;
+      for (size_t d = k; d-- > 0;) {
+        pos[d] = rest % X[d];
+        rest /= X[d];
+      }
+      for (size_t d = 0; d < k; ++d) z = z * E[d] + O[d] + pos[d];
+      z = z * E[k] + O[k];
+      std::array<size_t, 3> so{static_cast<size_t>(O[k + 2]) * es, static_cast<size_t>(O[k + 1]), static_cast<size_t>(z)};
+      std::array<size_t, 3> dz{0, 0, static_cast<size_t>(o * X[k])};
+      std::array<size_t, 3> region{drow, static_cast<size_t>(X[k + 1]), static_cast<size_t>(X[k])};
+      rt_.queue().enqueueCopyBufferRect(src, dst, so, dz, region, row_pitch, slice_pitch, drow, dslice);
+    }
+    (void)n;
+  }
+  if (profile_) rt_.queue().finish();
+  return scratch;
+}
+
 // Extents and strides of a gather argument's logical dimensions (cl_variant.hpp's gather_shape).
 void gather_dims(const Extents& view_ext, const Extents& stream_ext, const Extents& offset, int rank,
                  SourceLoc loc, int64_t& base, cl_long4& ext, cl_long4& str) {
@@ -297,7 +392,7 @@ void gather_dims(const Extents& view_ext, const Extents& stream_ext, const Exten
 // Sets the kernel arguments of a constant or gather (cl_launch.hpp's layout);
 // temporaries it creates are kept in `keep` until the launch is done.
 void set_extra(ArgSetter& set, const PlanArg& a, const ast::ParamDecl& p, SourceLoc loc,
-               const std::function<cl::Buffer(StorageId)>& buffer_of,
+               const std::function<cl::Buffer(const PlanArg&)>& buffer_of,
                const std::function<cl::Buffer(const void*, size_t)>& upload, std::vector<cl::Buffer>& keep) {
   if (a.role == ArgRole::Gather) {
     int64_t base;
@@ -309,7 +404,7 @@ void set_extra(ArgSetter& set, const PlanArg& a, const ast::ParamDecl& p, Source
       set(keep.back());
     } else {
       gather_dims(a.view.extents, a.view.stream_extents, a.view.offset, p.gather_rank, loc, base, ext, str);
-      set(buffer_of(a.view.storage));
+      set(buffer_of(a));
     }
     set(static_cast<cl_long>(base));
     set(ext);
@@ -327,29 +422,25 @@ void set_extra(ArgSetter& set, const PlanArg& a, const ast::ParamDecl& p, Source
 
 void OpenCLBackend::run_map(const MapPlan& plan) {
   const ast::FuncDecl& k = plan.kernel->definition ? *plan.kernel->definition : *plan.kernel;
-  Compiled& c = compile(opencl::map_key(plan), plan.loc, "kernel '" + plan.kernel->name + "'", [&](ClModule& m) { return opencl::map_source(plan, m); });
+  Compiled& c = compile(opencl::map_key(plan), k.name, plan.loc, "kernel '" + plan.kernel->name + "'",
+                        [&](ClModule& m) { return opencl::map_source(plan, m); });
   try {
     cl::Kernel& kern = c.kernel("brook_map");
     ArgSetter set{kern};
     std::vector<cl::Buffer> keep;
-    // Outputs that are also read: every invocation must see the inputs as
-    // they were before the call, so those inputs read a copy.
-    std::map<StorageId, cl::Buffer> snapshot;
-    for (const PlanArg& o : plan.args) {
-      if (o.role != ArgRole::Output) continue;
-      for (const PlanArg& a : plan.args) {
-        bool reads = a.role == ArgRole::Input || a.role == ArgRole::Iter || (a.role == ArgRole::Gather && !a.gather_from_host);
-        if (reads && a.view.storage == o.view.storage && !snapshot.count(a.view.storage)) {
-          Storage& s = storage(a.view.storage, plan.loc);
-          cl::Buffer copy(rt_.context(), CL_MEM_READ_WRITE, std::max<uint64_t>(s.bytes, 1));
-          if (s.bytes) rt_.queue().enqueueCopyBuffer(s.buffer, copy, 0, 0, s.bytes);
-          snapshot.emplace(a.view.storage, copy);
-        }
+    // Arguments the scheduler found reading elements the call writes read a
+    // copy made now (scheduler.cpp's aliasing rule); the scratch goes back
+    // to the pool after the launch is enqueued (the queue is in order).
+    std::vector<Storage> scratch = run_copies(plan.copies, plan.loc);
+    struct GiveBack {
+      OpenCLBackend* self;
+      std::vector<Storage>& s;
+      ~GiveBack() {
+        for (Storage& x : s) self->give_back(std::move(x));
       }
-    }
-    auto input_buffer = [&](StorageId id) {
-      auto f = snapshot.find(id);
-      return f != snapshot.end() ? f->second : storage(id, plan.loc).buffer;
+    } give_back_scratch{this, scratch};
+    auto input_buffer = [&](const PlanArg& a) {
+      return a.copy >= 0 ? scratch.at(static_cast<size_t>(a.copy)).buffer : storage(a.view.storage, plan.loc).buffer;
     };
     set(printf_buffer());
     set(interrupt_.stop_buffer());
@@ -363,7 +454,7 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
         continue;
       }
       bool out = a.role == ArgRole::Output;
-      set(out ? storage(a.view.storage, plan.loc).buffer : input_buffer(a.view.storage));
+      set(out ? storage(a.view.storage, plan.loc).buffer : input_buffer(a));
       set(static_cast<cl_long>(base_of(a.view)));
       set(left4(strides_of(a.view.stream_extents), 0));
       if (!out) {
@@ -389,7 +480,8 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
       // A kernel that may loop forever is waited for here, so Ctrl-C ends
       // this call; any other runs on while the host goes on (the next
       // blocking step settles it), as the bench's chains of launches want.
-      if (c.module->polls || c.module->uses_printf || !keep.empty() || !snapshot.empty()) wait_for(done);
+      // --profile waits too, so that the launch's time is its own row's.
+      if (c.module->polls || c.module->uses_printf || !keep.empty() || profile_) wait_for(done);
       else pending_ = done;
     }
     end_printf(c);
@@ -400,15 +492,26 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
 
 void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result) {
   const ast::FuncDecl& f = plan.reducer->definition ? *plan.reducer->definition : *plan.reducer;
-  Compiled& c = compile(opencl::reduce_key(plan), plan.loc, "reduce function '" + plan.reducer->name + "'", [&](ClModule& m) { return opencl::reduce_source(plan, m); });
+  Compiled& c = compile(opencl::reduce_key(plan), f.name, plan.loc, "reduce function '" + plan.reducer->name + "'",
+                        [&](ClModule& m) { return opencl::reduce_source(plan, m); });
   const Type* t = f.params.at(static_cast<size_t>(plan.input_param))->type;
   const uint64_t S = t->size;
   try {
     std::vector<cl::Buffer> keep;
+    std::vector<Storage> scratch = run_copies(plan.copies, plan.loc);
+    struct GiveBack {
+      OpenCLBackend* self;
+      std::vector<Storage>& s;
+      ~GiveBack() {
+        for (Storage& x : s) self->give_back(std::move(x));
+      }
+    } give_back_scratch{this, scratch};
+    auto buffer_of = [&](const PlanArg& a) {
+      return a.copy >= 0 ? scratch.at(static_cast<size_t>(a.copy)).buffer : storage(a.view.storage, plan.loc).buffer;
+    };
     auto extras = [&](ArgSetter& set) {
       for (const PlanArg& a : plan.extra) {
-        set_extra(set, a, *f.params.at(static_cast<size_t>(a.param)), plan.loc,
-                  [&](StorageId id) { return storage(id, plan.loc).buffer; },
+        set_extra(set, a, *f.params.at(static_cast<size_t>(a.param)), plan.loc, buffer_of,
                   [&](const void* d, size_t n) { return host_buffer(d, n); }, keep);
       }
     };
@@ -430,7 +533,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       ArgSetter set{kern};
       set(printf_buffer());
       set(interrupt_.stop_buffer());
-      set(storage(in.storage, plan.loc).buffer);
+      set(plan.input_copy >= 0 ? scratch.at(static_cast<size_t>(plan.input_copy)).buffer
+                               : storage(in.storage, plan.loc).buffer);
       set(static_cast<cl_long>(base_of(in)));
       set(right4(in.extents, 1));
       set(right4(strides_of(in.stream_extents), 0));
@@ -486,7 +590,10 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
 }
 
 void OpenCLBackend::run_gather_scatter(const GatherScatterPlan& plan) {
-  Compiled& c = compile(opencl::gs_key(plan), plan.loc, plan.op ? "reduce function '" + plan.op->name + "'" : std::string("a gather/scatter operator"), [&](ClModule& m) { return opencl::gs_source(plan, m); });
+  Compiled& c = compile(
+      opencl::gs_key(plan), plan.op ? plan.op->name : std::string(plan.is_scatter ? "streamScatterOp" : "streamGatherOp"),
+      plan.loc, plan.op ? "reduce function '" + plan.op->name + "'" : std::string("a gather/scatter operator"),
+      [&](ClModule& m) { return opencl::gs_source(plan, m); });
   try {
     cl::Kernel& kern = c.kernel("brook_gs");
     ArgSetter set{kern};
