@@ -96,6 +96,7 @@ def main():
     ap.add_argument("--size", default="medium", choices=["small", "medium", "large"])
     ap.add_argument("--thin", default="", help="B=K runs backend B on every K-th seed only (opencl=5: "
                     "its compiler is the slow part); several as B=K,C=L")
+    ap.add_argument("--progress", type=int, default=0, help="say so every N seeds")
     ap.add_argument("--keep-going", action="store_true", help="report every failing seed, not only the first")
     a = ap.parse_args()
     brook = os.path.abspath(a.brook)
@@ -125,6 +126,8 @@ def main():
             these = [b for b in backends if seed % thin.get(b, 1) == 0]
             why, results = check(brook, these, path, a.timeout, env)
             ran += 1
+            if a.progress and ran % a.progress == 0:
+                print(f"diff_backends: {ran} seeds, {time.monotonic() - start:.0f} s", flush=True)
             if why is None:
                 continue
             failed.append(seed)

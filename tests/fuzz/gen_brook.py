@@ -58,6 +58,7 @@ FEATURES = {
     "out_helpers": "void kernels with out parameters called on locals and outputs",
     "div_zero": "raw integer divisors that may be 0 (kernels yield 0, §3)",
     "indexof": "indexof on inputs, outputs and gathers",
+    "indexof_gather": "indexof on a gather parameter (§5 names gathers but defines only inputs and outputs)",
     "instance": "instance() (Brook+)",
     "resample": "inputs of other shapes than the output (strided, repeated)",
     "rank_mix": "inputs of another rank than the output (1-D into 2-D, ...)",
@@ -883,7 +884,8 @@ class Gen:
             elif p["kind"] == "gather":
                 decl.append(f"{ty} {n}[]" + ("[]" if p["rank"] == 2 else ""))
                 gathers.append((n, ty, p["rank"]))
-                streams.append(n)
+                if self.on("indexof_gather"):
+                    streams.append(n)
             else:
                 decl.append(f"out {ty} {n}<>")
                 scope.append(Var(n, cty, rng, elem=ty, readable=self.on("read_out") and ty != "uchar4"))
