@@ -33,3 +33,12 @@ fuzz-asan: deps
 
 clean:
 	rm -rf $(BUILD) build-asan
+
+# Differential testing of the backends on random programs (tests/fuzz/README.md):
+# `make fuzz-diff SEEDS=10000` runs seeds 1..SEEDS on every built backend and stops
+# at the first difference; FUZZ_ARGS adds runner options (--keep DIR, --without F).
+SEEDS ?= 1000
+FUZZ_ARGS ?=
+.PHONY: fuzz-diff
+fuzz-diff: build
+	python3 tests/fuzz/diff_backends.py $(BUILD)/cli/brook --seeds 1:$$(( $(SEEDS) + 1 )) $(FUZZ_ARGS)

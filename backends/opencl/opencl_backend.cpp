@@ -640,7 +640,8 @@ void OpenCLBackend::run_gather_scatter(const GatherScatterPlan& plan) {
       if (s->kind == TypeKind::Float) { float f; std::memcpy(&f, p, 4); v = static_cast<int>(f + 0.5f); }
       else if (s->kind == TypeKind::Double) { double d; std::memcpy(&d, p, 8); v = static_cast<int>(d + 0.5); }
       else if (s->size == 8) { std::memcpy(&v, p, 8); }
-      else if (s->size == 4) { int32_t i; std::memcpy(&i, p, 4); v = s->is_signed() ? i : static_cast<uint32_t>(i); }
+      // Not `signed ? i : (uint32_t)i`: that ?: has type uint32_t, so -1 showed as 4294967295.
+      else if (s->size == 4) { int32_t i; std::memcpy(&i, p, 4); v = s->is_signed() ? int64_t{i} : int64_t{static_cast<uint32_t>(i)}; }
       else if (s->size == 2) { int16_t i; std::memcpy(&i, p, 2); v = s->is_signed() ? i : static_cast<uint16_t>(i); }
       else { int8_t i; std::memcpy(&i, p, 1); v = s->is_signed() ? i : static_cast<uint8_t>(i); }
       shown.push_back(v);
