@@ -318,6 +318,8 @@ void Codegen::stmt(const ast::Stmt& s) {
       return;
     }
     case K::Empty: return;
+    case K::Label:  // host code only: sema rejects labels and goto in kernels
+    case K::Goto: return;
   }
 }
 

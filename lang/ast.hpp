@@ -323,6 +323,10 @@ struct VarDecl : DeclOf<DeclKind::Var> {
   bool is_iter = false;
   bool is_global = false;  // declared at top level
   bool is_static = false;
+  bool is_extern = false;
+  // A repeated declaration of one object (`extern int n;` … `int n = 3;`):
+  // the first declaration, which owns the storage; null otherwise (sema).
+  const VarDecl* same_as = nullptr;
 };
 
 enum class ParamKind : uint8_t {
@@ -358,6 +362,8 @@ struct FuncDecl : DeclOf<DeclKind::Func> {
   std::vector<std::unique_ptr<ParamDecl>> params;
   std::unique_ptr<CompoundStmt> body;  // null for a prototype
   bool is_variadic = false;
+  // K&R `f()`: parameters unspecified, compatible with any prototype (C99 6.7.5.3).
+  bool no_prototype = false;
   // The definition this declaration refers to (itself when it has a body);
   // set by sema so calls through a prototype reach the body.
   FuncDecl* definition = nullptr;
@@ -402,7 +408,8 @@ struct EnumDecl : DeclOf<DeclKind::Enum> {
 // Statements
 
 enum class StmtKind : uint8_t {
-  Compound, Expr, Decl, If, For, While, Do, Switch, Case, Default, Break, Continue, Return, Empty
+  Compound, Expr, Decl, If, For, While, Do, Switch, Case, Default, Break, Continue, Return, Empty,
+  Label, Goto  // host code only (sema rejects them in kernels)
 };
 
 struct Stmt {
@@ -486,6 +493,21 @@ struct ReturnStmt : StmtOf<StmtKind::Return> {
 };
 struct EmptyStmt : StmtOf<StmtKind::Empty> {
   using StmtOf::StmtOf;
+};
+// `name: stmt` (C's labeled statement). `owner` (set by sema) is the compound
+// whose direct child the label is, possibly through other labels; null
+// elsewhere (an `if` body without braces), where goto cannot reach it.
+struct LabelStmt : StmtOf<StmtKind::Label> {
+  using StmtOf::StmtOf;
+  std::string name;
+  StmtPtr stmt;
+  const Stmt* owner = nullptr;
+};
+struct GotoStmt : StmtOf<StmtKind::Goto> {
+  using StmtOf::StmtOf;
+  std::string label;
+  SourceLoc label_loc;
+  const LabelStmt* target = nullptr;  // set by sema
 };
 
 // A parsed file or REPL entry: top-level declarations and statements, in order.

@@ -450,6 +450,13 @@ class Dumper {
         return;
       }
       case StmtKind::Empty: line(depth, "Empty", nullptr, s.loc); return;
+      case StmtKind::Label:
+        line(depth, "Label " + static_cast<const LabelStmt&>(s).name, nullptr, s.loc);
+        opt_stmt(c, "statement", static_cast<const LabelStmt&>(s).stmt.get());
+        return;
+      case StmtKind::Goto:
+        line(depth, "Goto " + static_cast<const GotoStmt&>(s).label, nullptr, s.loc);
+        return;
     }
   }
 };

@@ -509,6 +509,7 @@ std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
         var->type_syntax = std::move(ts);
         var->is_global = top_level;
         var->is_static = spec.is_static;
+        var->is_extern = spec.is_extern;
         var->is_iter = spec.is_iter;
         // After a declarator name `<` always opens stream extents.
         if (accept(Tok::less)) {
@@ -531,7 +532,10 @@ std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
 
 void Parser::parse_params(FuncDecl& fn) {
   expect(Tok::l_paren);
-  if (accept(Tok::r_paren)) return;
+  if (accept(Tok::r_paren)) {
+    fn.no_prototype = fn.fkind == FuncKind::Host;
+    return;
+  }
   if (at(Tok::kw_void) && tok(1).kind == Tok::r_paren) {
     advance();
     advance();

@@ -147,10 +147,33 @@ StmtPtr Parser::parse_statement() {
       expect_semi("return statement");
       return s;
     }
-    case Tok::kw_goto: fail_here("'goto' is not supported in Brook");
+    case Tok::kw_goto: {
+      advance();
+      auto s = std::make_unique<GotoStmt>(loc);
+      if (!at(Tok::identifier)) fail_here("expected a label name after 'goto'");
+      s->label = tok().text;
+      s->label_loc = tok().loc;
+      advance();
+      expect_semi("'goto'");
+      return s;
+    }
     case Tok::kw_else: fail_here("'else' without a previous 'if'");
     case Tok::identifier:
-      if (tok(1).kind == Tok::colon) fail_here("'goto' is not supported in Brook");
+      if (tok(1).kind == Tok::colon) {
+        auto s = std::make_unique<LabelStmt>(loc);
+        s->name = t.text;
+        advance();
+        advance();
+        // `cleanup: }`: a label ending a block labels an empty statement (C23, gcc).
+        if (at(Tok::r_brace)) {
+          s->stmt = std::make_unique<EmptyStmt>(tok().loc);
+        } else if (starts_declaration()) {
+          s->stmt = parse_declaration(false);
+        } else {
+          s->stmt = parse_statement();
+        }
+        return s;
+      }
       // `Foo x;` where Foo names no type: two names in a row cannot be an expression.
       if (tok(1).kind == Tok::identifier && !starts_declaration())
         fail_here("unknown type name '" + t.text + "'");

@@ -40,12 +40,93 @@ constexpr std::string_view kPredefined[] = {
     "INT_MAX 2147483647",
     "INT_MIN (-2147483647-1)",
     "UINT_MAX 4294967295U",
+    // <float.h>, <limits.h>, <stdint.h> as glibc on x86-64 defines them.
+    "FLT_EPSILON 1.19209290e-7F",
+    "FLT_DIG 6",
+    "FLT_MANT_DIG 24",
+    "FLT_MAX_EXP 128",
+    "FLT_MIN_EXP (-125)",
+    "FLT_RADIX 2",
+    "DBL_MAX 1.7976931348623157e+308",
+    "DBL_MIN 2.2250738585072014e-308",
+    "DBL_EPSILON 2.2204460492503131e-16",
+    "DBL_DIG 15",
+    "DBL_MANT_DIG 53",
+    "DBL_MAX_EXP 1024",
+    "DBL_MIN_EXP (-1021)",
+    "CHAR_BIT 8",
+    "CHAR_MAX 127",
+    "CHAR_MIN (-128)",
+    "SCHAR_MAX 127",
+    "SCHAR_MIN (-128)",
+    "UCHAR_MAX 255",
+    "SHRT_MAX 32767",
+    "SHRT_MIN (-32768)",
+    "USHRT_MAX 65535",
+    "LONG_MAX 9223372036854775807L",
+    "LONG_MIN (-9223372036854775807L-1)",
+    "ULONG_MAX 18446744073709551615UL",
+    "LLONG_MAX 9223372036854775807L",
+    "LLONG_MIN (-9223372036854775807L-1)",
+    "ULLONG_MAX 18446744073709551615UL",
+    "INT8_MAX 127",
+    "INT8_MIN (-128)",
+    "UINT8_MAX 255",
+    "INT16_MAX 32767",
+    "INT16_MIN (-32768)",
+    "UINT16_MAX 65535",
+    "INT32_MAX 2147483647",
+    "INT32_MIN (-2147483647-1)",
+    "UINT32_MAX 4294967295U",
+    "INT64_MAX 9223372036854775807L",
+    "INT64_MIN (-9223372036854775807L-1)",
+    "UINT64_MAX 18446744073709551615UL",
+    "SIZE_MAX 18446744073709551615UL",
+    // <stdio.h>, <time.h>, <math.h>.
+    "EOF (-1)",
+    "SEEK_SET 0",
+    "SEEK_CUR 1",
+    "SEEK_END 2",
+    "BUFSIZ 8192",
+    "FILENAME_MAX 4096",
+    "CLOCKS_PER_SEC 1000000L",
+    "HUGE_VAL (1.0/0.0)",
+    "HUGE_VALF (1.0f/0.0f)",
+    "M_LN2 0.69314718055994530942",
+    "M_LN10 2.30258509299404568402",
+    "M_LOG2E 1.4426950408889634074",
+    "M_LOG10E 0.43429448190325182765",
+    "M_PI_2 1.57079632679489661923",
+    "M_PI_4 0.78539816339744830962",
+    "M_1_PI 0.31830988618379067154",
+    "M_2_PI 0.63661977236758134308",
+    "M_2_SQRTPI 1.12837916709551257390",
+    "M_SQRT2 1.41421356237309504880",
+    "M_SQRT1_2 0.70710678118654752440",
     "STREAM_GATHER_FETCH 0",
     "STREAM_GATHER_INC 1",
     "STREAM_SCATTER_ASSIGN 0",
     "STREAM_SCATTER_ADD 1",
     "STREAM_SCATTER_MUL 2",
 };
+
+// Headers whose declarations are built in (LANGUAGE.md §2, §9): the C99 and
+// C11 library, the POSIX headers numeric programs use for timing and files,
+// and the platform headers real Brook programs include behind #ifdef.
+bool is_standard_header(std::string_view name) {
+  static constexpr std::string_view kHeaders[] = {
+      "assert.h", "complex.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h",
+      "iso646.h", "limits.h", "locale.h", "math.h", "setjmp.h", "signal.h", "stdarg.h",
+      "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h", "tgmath.h",
+      "time.h", "wchar.h", "wctype.h", "stdalign.h", "stdnoreturn.h", "strings.h",
+      "unistd.h", "sys/time.h", "sys/times.h", "sys/types.h", "sys/stat.h", "sys/timeb.h",
+      "sys/resource.h", "fcntl.h", "malloc.h", "memory.h", "windows.h", "conio.h",
+      "brook.h", "brook/brook.h", "brook/brook.hpp", "brook.hpp", "brt.hpp", "brook/brt.hpp",
+  };
+  for (std::string_view h : kHeaders)
+    if (name == h) return true;
+  return false;
+}
 
 struct Conditional {
   SourceLoc loc;       // the '#' of the #if, for "unterminated" errors
@@ -303,13 +384,26 @@ class Preprocessor {
     if (!spec.empty() && spec[0].kind != Tok::string_literal && spec[0].kind != Tok::less) {
       spec = expander_.expand(spec);  // #include MACRO
     }
-    if (!spec.empty() && spec[0].kind == Tok::less) return;  // standard headers: ignored
-    if (spec.empty() || spec[0].kind != Tok::string_literal || spec[0].text.size() < 2 ||
-        spec[0].text.back() != '"') {
+    bool angled = !spec.empty() && spec[0].kind == Tok::less;
+    std::string name;
+    size_t used = 1;
+    if (angled) {
+      // The tokens up to '>' spell the name: <sys/time.h> is several tokens.
+      while (used < spec.size() && spec[used].kind != Tok::greater) {
+        if (used > 1 && spec[used].space_before) name += ' ';
+        name += spec[used++].text;
+      }
+      if (used == spec.size() || name.empty()) {
+        return diags_.error(loc, "#include expects \"FILENAME\" or <FILENAME>");
+      }
+      ++used;
+    } else if (spec.empty() || spec[0].kind != Tok::string_literal || spec[0].text.size() < 2 ||
+               spec[0].text.back() != '"') {
       return diags_.error(loc, "#include expects \"FILENAME\" or <FILENAME>");
+    } else {
+      name = spec[0].text.substr(1, spec[0].text.size() - 2);
     }
-    const std::string name = spec[0].text.substr(1, spec[0].text.size() - 2);
-    extra_tokens(std::span<const Token>(spec).subspan(1), "include");
+    extra_tokens(std::span<const Token>(spec).subspan(used), "include");
     if (depth + 1 >= kMaxIncludeDepth) {
       diags_.error(loc, "#include nested too deeply");
       fatal_ = true;
@@ -325,9 +419,13 @@ class Preprocessor {
     if (fs::path(name).is_absolute()) {
       candidates.emplace_back(name);
     } else {
-      candidates.push_back(fs::path(sources_.path(file)).parent_path() / name);
+      // As a C compiler: "…" looks beside the including file first, <…> only in -I folders.
+      if (!angled) candidates.push_back(fs::path(sources_.path(file)).parent_path() / name);
       for (const std::string& dir : options_.include_dirs) candidates.push_back(fs::path(dir) / name);
     }
+    // A standard header is built in: <stdio.h> is never read, and "float.h"
+    // only when the program has its own file of that name.
+    if (angled && is_standard_header(name)) return;
     for (const fs::path& candidate : candidates) {
       std::error_code ec;
       if (!fs::is_regular_file(candidate, ec)) continue;
@@ -344,6 +442,7 @@ class Preprocessor {
       process_file(*id, depth + 1);
       return;
     }
+    if (is_standard_header(name)) return;
     diags_.error(loc, "cannot open include file '" + name + "'");
   }
 

@@ -69,7 +69,9 @@ const Type* Sema::Impl::check_call(CallExpr& c) {
           error(callee_loc(c), func_desc() + " cannot call host function '" + f->name + "'");
           return err();
         }
-        return check_host_call(c, *f);
+        // K&R `f();` declares no parameters: the definition's are checked.
+        if (f->no_prototype && f->definition) c.func = f->definition;
+        return check_host_call(c, *c.func);
       case FuncKind::Kernel:
         c.target = CallTarget::Kernel;
         return in_kernel() ? check_kernel_subcall(c, *f) : check_kernel_launch(c, *f);

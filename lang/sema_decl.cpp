@@ -257,12 +257,58 @@ void Sema::Impl::check_var(VarDecl& v) {
   }
   if (v.init) {
     t = check_initializer(v.init, t);
-  } else if (t->is_array() && t->count == 0) {
+  } else if (t->is_array() && t->count == 0 && !v.is_extern) {
     error(v.loc, "array '" + v.name + "' needs a size or an initialiser");
     t = err();
   }
   v.type = t;
+  if (link_redeclaration(v)) return;
   declare(v);
+}
+
+bool Sema::Impl::link_redeclaration(VarDecl& v) {
+  // `extern int n;` in a function: the global n.
+  if (v.is_extern && !at_global_scope()) {
+    v.is_global = true;
+    if (auto* g = scopes.front().names.count(v.name) ? scopes.front().names[v.name] : nullptr) {
+      if (auto* gv = g->as<VarDecl>(); gv && gv->type == v.type) {
+        v.same_as = gv->same_as ? gv->same_as : gv;
+        scopes.back().names[v.name] = &v;
+        return true;
+      }
+    }
+    return false;
+  }
+  if (!at_global_scope() || func || options.allow_redefinition) return false;
+  auto it = scopes.back().names.find(v.name);
+  if (it == scopes.back().names.end()) return false;
+  auto* prev = it->second->as<VarDecl>();
+  if (!prev || prev->is_stream || v.is_static != prev->is_static) return false;
+  // C's repeated file-scope declarations: any number of them (extern or
+  // tentative), at most one with an initialiser, all of one type (an array
+  // may gain its size).
+  auto* first = const_cast<VarDecl*>(prev->same_as ? prev->same_as : prev);
+  const Type* a = first->type;
+  const Type* b = v.type;
+  bool same = a == b || (a->is_array() && b->is_array() && a->elem == b->elem &&
+                         (a->count == 0 || b->count == 0));
+  if (!same) {
+    if (!a->is_error() && !b->is_error())
+      error(v.loc, "conflicting types for '" + v.name + "': " + quoted(a) + " and " + quoted(b));
+    return true;
+  }
+  bool prev_init = false;
+  for (const VarDecl* d : {static_cast<const VarDecl*>(first), static_cast<const VarDecl*>(prev)})
+    prev_init |= d->init != nullptr;
+  if (v.init && (prev_init || defined_globals.count(first))) {
+    error(v.loc, "redefinition of '" + v.name + "'");
+    return true;
+  }
+  if (v.init) defined_globals.insert(first);
+  if (a->is_array() && a->count == 0) first->type = b;
+  v.same_as = first;
+  it->second = &v;
+  return true;
 }
 
 void Sema::Impl::check_stream_var(VarDecl& v) {
@@ -471,7 +517,18 @@ void Sema::Impl::check_main_signature(FuncDecl& f) {
   if (!ok) error(f.loc, "'main' takes no parameters or (int argc, char** argv)");
 }
 
+bool Sema::Impl::declares_library_function(const std::string& name) {
+  const stdlib::BuiltinName* b = stdlib::find_builtin(name);
+  if (!b || scopes.front().names.count(name)) return false;  // a user function of that name
+  const stdlib::BuiltinInfo& info = stdlib::builtin_info(b->id);
+  // Brook's own names (lerp, clamp, min, …) stay the user's to declare.
+  return info.sig == stdlib::Sig::Prototype || info.sig == stdlib::Sig::Stream ||
+         !info.c_double_name.empty() || b->force_float;
+}
+
 bool Sema::Impl::same_signature(const FuncDecl& a, const FuncDecl& b) const {
+  if ((a.no_prototype || b.no_prototype) && a.fkind == b.fkind && a.return_type == b.return_type)
+    return true;
   if (a.fkind != b.fkind || a.return_type != b.return_type || a.params.size() != b.params.size() ||
       a.is_variadic != b.is_variadic)
     return false;
@@ -502,6 +559,9 @@ void Sema::Impl::check_func(FuncDecl& f) {
   if (f.fkind == FuncKind::Reduce) check_reduce_signature(f);
   if (f.name == "main") check_main_signature(f);
 
+  // A declaration of a C library function (`extern void printf();`,
+  // `int puts(const char*);`) declares the builtin: it never hides it.
+  if (!f.body && f.fkind == FuncKind::Host && declares_library_function(f.name)) return;
   // Link prototypes and the definition.
   f.definition = f.body ? &f : nullptr;
   Decl* existing = scopes.back().names.count(f.name) ? scopes.back().names[f.name] : nullptr;
@@ -538,7 +598,11 @@ void Sema::Impl::check_func(FuncDecl& f) {
   push_scope();
   for (auto& p : f.params)
     if (!p->name.empty()) declare(*p);
+  labels.clear();
+  gotos.clear();
+  open_blocks.clear();
   check_compound(*f.body, false);
+  resolve_gotos();
   pop_scope();
   func = saved_func;
 }

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -120,6 +121,25 @@ struct Sema::Impl {
   void check_compound(ast::CompoundStmt& c, bool new_scope);
   void check_condition(ast::ExprPtr& cond, const char* construct);
   void check_switch(ast::SwitchStmt& s);
+  // Repeated declarations (sema_decl.cpp): links `v` to an earlier declaration
+  // of the same object and returns true, or returns false to declare it anew.
+  bool link_redeclaration(ast::VarDecl& v);
+  std::set<const ast::VarDecl*> defined_globals;  // first declarations with an initialiser
+  bool declares_library_function(const std::string& name);
+  // goto and labels (sema_stmt.cpp): the labels of the function being
+  // checked, its gotos with the compounds enclosing each, resolved at its end.
+  struct PendingGoto {
+    ast::GotoStmt* stmt;
+    std::vector<const ast::Stmt*> enclosing;
+  };
+  std::map<std::string, ast::LabelStmt*> labels;
+  std::vector<PendingGoto> gotos;
+  std::vector<const ast::Stmt*> open_blocks;  // compounds being checked, outermost first
+  void check_label(ast::LabelStmt& l);
+  void check_goto(ast::GotoStmt& g);
+  void resolve_gotos();
+  // Marks the labels heading `s` as direct children of `owner`.
+  static void own_labels(ast::Stmt& s, const ast::Stmt* owner);
   void check_case(ast::CaseStmt& c);
   void check_return(ast::ReturnStmt& r);
 

@@ -1,5 +1,7 @@
 // Statements: blocks and scopes, conditions, loops, switch/case, break,
 // continue and return.
+#include <algorithm>
+
 #include "lang/sema_impl.hpp"
 
 namespace brook {
@@ -10,8 +12,13 @@ void Sema::Impl::check_compound(CompoundStmt& c, bool new_scope) {
   if (new_scope) push_scope();
   bool saved_labels = labels_allowed;
   labels_allowed = false;
-  for (StmtPtr& s : c.body)
-    if (s) check_stmt(*s);
+  open_blocks.push_back(&c);
+  for (StmtPtr& s : c.body) {
+    if (!s) continue;
+    own_labels(*s, &c);
+    check_stmt(*s);
+  }
+  open_blocks.pop_back();
   labels_allowed = saved_labels;
   if (new_scope) pop_scope();
 }
@@ -109,7 +116,62 @@ void Sema::Impl::check_stmt(Stmt& s) {
       break;
     case StmtKind::Empty:
       break;
+    case StmtKind::Label:
+      check_label(*s.as<LabelStmt>());
+      break;
+    case StmtKind::Goto:
+      check_goto(*s.as<GotoStmt>());
+      break;
   }
+}
+
+void Sema::Impl::own_labels(Stmt& s, const Stmt* owner) {
+  for (Stmt* x = &s; auto* l = x->as<LabelStmt>(); x = l->stmt.get()) {
+    l->owner = owner;
+    if (!l->stmt) break;
+  }
+}
+
+void Sema::Impl::check_label(LabelStmt& l) {
+  if (!func) {
+    error(l.loc, "label '" + l.name + "' outside a function");
+  } else if (in_kernel()) {
+    error(l.loc, "labels are not allowed in " + func_desc());
+  } else if (auto [it, inserted] = labels.emplace(l.name, &l); !inserted) {
+    error(l.loc, "redefinition of label '" + l.name + "'");
+  }
+  if (l.stmt) {
+    check_stmt(*l.stmt);
+  }
+}
+
+void Sema::Impl::check_goto(GotoStmt& g) {
+  if (!func) return error(g.loc, "'goto' outside a function");
+  if (in_kernel()) return error(g.loc, "'goto' is not allowed in " + func_desc());
+  gotos.push_back({&g, open_blocks});
+}
+
+void Sema::Impl::resolve_gotos() {
+  for (PendingGoto& p : gotos) {
+    auto it = labels.find(p.stmt->label);
+    if (it == labels.end()) {
+      error(p.stmt->label_loc, "use of undeclared label '" + p.stmt->label + "'");
+      continue;
+    }
+    const LabelStmt* l = it->second;
+    // The interpreter jumps by leaving blocks until one holds the label, so
+    // the label must sit directly in a block enclosing the goto.
+    if (!l->owner ||
+        std::find(p.enclosing.begin(), p.enclosing.end(), l->owner) == p.enclosing.end()) {
+      error(p.stmt->label_loc, "'goto " + l->name +
+                                   "' jumps into a block that does not enclose it; this is "
+                                   "not supported");
+      continue;
+    }
+    p.stmt->target = l;
+  }
+  gotos.clear();
+  labels.clear();
 }
 
 void Sema::Impl::check_switch(SwitchStmt& s) {
@@ -128,12 +190,15 @@ void Sema::Impl::check_switch(SwitchStmt& s) {
   switches.push_back(std::move(ctx));
   if (auto* body = s.body ? s.body->as<CompoundStmt>() : nullptr) {
     push_scope();
+    open_blocks.push_back(body);
     for (StmtPtr& child : body->body) {
       if (!child) continue;
+      own_labels(*child, body);
       labels_allowed = child->kind == StmtKind::Case || child->kind == StmtKind::Default;
       check_stmt(*child);
     }
     labels_allowed = false;
+    open_blocks.pop_back();
     pop_scope();
   } else if (s.body) {
     labels_allowed = s.body->kind == StmtKind::Case || s.body->kind == StmtKind::Default;

@@ -192,9 +192,31 @@ const Type* TypeContext::builtin_by_name(std::string_view name) {
       {"uint", TypeKind::UInt},
       {"ushort", TypeKind::UShort},
       {"ulong", TypeKind::ULong},
+      // <stddef.h>, <stdint.h>, <time.h> as on x86-64 Linux (LANGUAGE.md §9).
+      {"size_t", TypeKind::ULong},
+      {"ssize_t", TypeKind::Long},
+      {"ptrdiff_t", TypeKind::Long},
+      {"intptr_t", TypeKind::Long},
+      {"uintptr_t", TypeKind::ULong},
+      {"int8_t", TypeKind::Char},
+      {"uint8_t", TypeKind::UChar},
+      {"int16_t", TypeKind::Short},
+      {"uint16_t", TypeKind::UShort},
+      {"int32_t", TypeKind::Int},
+      {"uint32_t", TypeKind::UInt},
+      {"int64_t", TypeKind::Long},
+      {"uint64_t", TypeKind::ULong},
+      {"intmax_t", TypeKind::Long},
+      {"uintmax_t", TypeKind::ULong},
+      {"time_t", TypeKind::Long},
+      {"clock_t", TypeKind::Long},
+      {"suseconds_t", TypeKind::Long},
+      {"useconds_t", TypeKind::UInt},
   };
   for (const auto& [alias, kind] : kScalarAliases)
     if (name == alias) return scalar(kind);
+  // <stdio.h>'s FILE: a FILE* is a void* the host library checks on every use.
+  if (name == "FILE") return void_type();
   static constexpr std::pair<std::string_view, TypeKind> kVectorBases[] = {
       {"float", TypeKind::Float}, {"double", TypeKind::Double}, {"int", TypeKind::Int},
       {"uint", TypeKind::UInt},   {"char", TypeKind::Char},     {"uchar", TypeKind::UChar},

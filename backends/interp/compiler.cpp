@@ -55,6 +55,7 @@ Compiler::Local Compiler::declare_local(const Decl* d, const Type* t) {
 }
 
 uint32_t Compiler::global_object(const VarDecl* v, SourceLoc loc) {
+  if (v->same_as) v = v->same_as;  // `extern int n;` and `int n;` are one object
   auto it = globals_.find(v);
   if (it != globals_.end()) return it->second;
   uint64_t size = v->is_stream ? std::max<uint64_t>(v->type->size, 8) : v->type->size;
@@ -218,6 +219,7 @@ void Compiler::find_address_taken(const Stmt& s, std::unordered_set<const Decl*>
       break;
     }
     case StmtKind::Return: walk_expr(s.as<ReturnStmt>()->value.get(), out); break;
+    case StmtKind::Label: find_address_taken(*s.as<LabelStmt>()->stmt, out); break;
     default: break;
   }
 }
@@ -340,8 +342,24 @@ CompiledFunction* Compiler::compile_toplevel(const Program& program) {
 StmtNodePtr Compiler::statement(const Stmt& s) {
   switch (s.kind) {
     case StmtKind::Compound: {
-      auto b = std::make_unique<BlockNode>();
-      for (auto& c : s.as<CompoundStmt>()->body) {
+      const auto& items = s.as<CompoundStmt>()->body;
+      bool has_labels = std::any_of(items.begin(), items.end(),
+                                    [](auto& c) { return c->kind == StmtKind::Label; });
+      std::unique_ptr<BlockNode> b;
+      LabelBlockNode* jumps = nullptr;
+      if (has_labels) {
+        auto lb = std::make_unique<LabelBlockNode>();
+        jumps = lb.get();
+        b = std::move(lb);
+      } else {
+        b = std::make_unique<BlockNode>();
+      }
+      for (auto& item : items) {
+        const Stmt* c = item.get();
+        while (auto* l = c->as<LabelStmt>()) {
+          jumps->labels.push_back({l, b->body.size()});
+          c = l->stmt.get();
+        }
         if (auto* ds = c->as<DeclStmt>()) {
           for (auto& d : ds->decls) {
             auto* v = d->as<VarDecl>();
@@ -417,6 +435,10 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
         items.push_back(body);
       }
       for (const Stmt* x : items) {
+        while (auto* l = x->as<LabelStmt>()) {
+          n->labels.push_back({l, n->body.size()});
+          x = l->stmt.get();
+        }
         if (auto* cs = x->as<CaseStmt>()) {
           n->cases.push_back({cs->folded, n->body.size()});
         } else if (x->as<DefaultStmt>()) {
@@ -438,6 +460,13 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
     case StmtKind::Case:
     case StmtKind::Default:
     case StmtKind::Empty: return std::make_unique<EmptyNode>();
+    // A label not directly in a block (sema lets no goto reach it).
+    case StmtKind::Label: return statement(*s.as<LabelStmt>()->stmt);
+    case StmtKind::Goto: {
+      auto n = std::make_unique<GotoNode>();
+      n->label = s.as<GotoStmt>()->target;
+      return n;
+    }
     case StmtKind::Break: {
       auto n = std::make_unique<JumpNode>();
       n->flow = Flow::brk;

@@ -65,6 +65,8 @@ struct Machine {
   bool in_kernel = false;
   // File objects for the predefined stdout/stderr globals.
   uint64_t stdout_ptr = 0, stderr_ptr = 0;
+  // The label a goto (Flow::jump) is looking for: its ast::LabelStmt.
+  const void* jump_to = nullptr;
 };
 
 }  // namespace brook::interp

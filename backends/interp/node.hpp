@@ -31,7 +31,9 @@ struct Node {
 };
 using NodePtr = std::unique_ptr<Node>;
 
-enum class Flow : uint8_t { normal, brk, cont, ret };
+// jump: a goto on its way out to the block holding its label (Machine::jump_to).
+// Loops pass on every flow from ret on, so a goto costs nothing where none is written.
+enum class Flow : uint8_t { normal, brk, cont, ret, jump };
 
 struct StmtNode {
   virtual ~StmtNode() = default;

@@ -26,6 +26,49 @@ struct BlockNode : StmtNode {
   }
 };
 
+// Where a goto can resume: (label, index of the first statement it labels).
+struct JumpTable {
+  std::vector<std::pair<const void*, size_t>> labels;
+  size_t find(const void* label) const {
+    for (const auto& [l, i] : labels)
+      if (l == label) return i;
+    return SIZE_MAX;
+  }
+};
+
+// A block with labels among its direct children: a goto to one of them, from
+// here or from a statement nested here, resumes the block at that statement.
+struct LabelBlockNode : BlockNode, JumpTable {
+  Flow exec(Machine& m) override {
+    Flow f = Flow::normal;
+    for (size_t i = 0; i < body.size();) {
+      f = body[i]->exec(m);
+      if (f == Flow::normal) {
+        ++i;
+        continue;
+      }
+      if (f != Flow::jump) break;
+      size_t k = find(m.jump_to);
+      if (k == SIZE_MAX) break;  // an outer block holds the label
+      poll_interrupt();          // a goto loop stays interruptible
+      f = Flow::normal;
+      i = k;
+    }
+    if (!at_exit.empty()) {
+      for (auto& s : at_exit) s->exec(m);
+    }
+    return f;
+  }
+};
+
+struct GotoNode : StmtNode {
+  const void* label;
+  Flow exec(Machine& m) override {
+    m.jump_to = label;
+    return Flow::jump;
+  }
+};
+
 struct ScalarExprStmt : StmtNode {
   NodePtr e;
   Flow exec(Machine& m) override {
@@ -67,7 +110,7 @@ struct ForNode : StmtNode {
       poll_interrupt();
       Flow f = body->exec(m);
       if (f == Flow::brk) break;
-      if (f == Flow::ret) return f;
+      if (f >= Flow::ret) return f;
       if (step) step->exec(m);
     }
     return Flow::normal;
@@ -82,13 +125,13 @@ struct DoNode : StmtNode {
       poll_interrupt();
       Flow f = body->exec(m);
       if (f == Flow::brk) break;
-      if (f == Flow::ret) return f;
+      if (f >= Flow::ret) return f;
     } while (cond->eval(m).i);
     return Flow::normal;
   }
 };
 
-struct SwitchNode : StmtNode {
+struct SwitchNode : StmtNode, JumpTable {
   NodePtr cond;
   std::vector<StmtNodePtr> body;
   std::vector<std::pair<int64_t, size_t>> cases;  // sorted by value
@@ -99,8 +142,17 @@ struct SwitchNode : StmtNode {
     size_t start = (it != cases.end() && it->first == v) ? it->second : default_index;
     for (size_t i = start; i < body.size(); ++i) {
       Flow f = body[i]->exec(m);
+      if (f == Flow::normal) continue;
       if (f == Flow::brk) return Flow::normal;
-      if (f != Flow::normal) return f;
+      if (f == Flow::jump && !labels.empty()) {
+        size_t k = find(m.jump_to);
+        if (k != SIZE_MAX) {
+          poll_interrupt();
+          i = k - 1;  // the loop's ++i lands on k (wrapping when k is 0)
+          continue;
+        }
+      }
+      return f;
     }
     return Flow::normal;
   }

@@ -232,6 +232,8 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
       break;
     }
     case StmtKind::Empty: out += pad(indent) + ";\n"; break;
+    case StmtKind::Label:  // host code only: sema rejects labels and goto in kernels
+    case StmtKind::Goto: break;
   }
 }
 

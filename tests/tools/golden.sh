@@ -5,6 +5,7 @@
 #   MODE run-BACKEND:  `brook run --backend BACKEND NAME.br` must print exactly NAME.out on
 #                      stdout; stderr must equal NAME.err when it exists (else be empty);
 #                      the exit status must equal NAME.status, else 1 with NAME.err, else 0.
+# NAME.flags: brook options before the program (-I DIR); NAME.in: its stdin.
 # The program runs from its own folder with a relative path, so diagnostics are stable.
 set -u
 mode=$1 brook=$2 prog=$3
@@ -24,8 +25,10 @@ else
   backend=${mode#run-}
   args=()
   [ -f "$base.args" ] && read -r -a args < "$base.args"
+  flags=()  # options before the program: -I DIR, -D NAME
+  [ -f "$base.flags" ] && read -r -a flags < "$base.flags"
   if [ -f "$base.in" ]; then input="$base.in"; else input=/dev/null; fi
-  timeout 120 "$brook" run --backend "$backend" "$base.br" "${args[@]}" <"$input" >"$tmp/out" 2>"$tmp/err"; status=$?
+  timeout 120 "$brook" run --backend "$backend" "${flags[@]}" "$base.br" "${args[@]}" <"$input" >"$tmp/out" 2>"$tmp/err"; status=$?
   expected_status=0
   [ -f "$base.err" ] && expected_status=1
   [ -f "$base.status" ] && expected_status=$(cat "$base.status")

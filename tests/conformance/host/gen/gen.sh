@@ -8,11 +8,15 @@ G=$(cd "$(dirname "$0")" && pwd); H=$(dirname "$G"); T=$(mktemp -d); trap 'rm -r
 for n in "$@"; do
   src=$H/$n.br
   [ -f "$G/eq/$n.c" ] && src=$G/eq/$n.c
-  gcc -x c -std=gnu11 -O0 -fwrapv -ffp-contract=off -Wall -Werror=format -Wno-unused \
-      -Wno-format-truncation -include "$G/prelude.h" "$src" -lm -o "$T/$n" || { echo "COMPILE FAIL $n"; continue; }
+  flags=()
+  [ -f "$H/$n.flags" ] && read -r -a flags < "$H/$n.flags"
+  (cd "$H" && gcc "${flags[@]}" -x c -std=gnu11 -O0 -fwrapv -ffp-contract=off -Wall -Werror=format -Wno-unused \
+      -Wno-format-truncation -include "$G/prelude.h" "$src" -lm -o "$T/$n") || { echo "COMPILE FAIL $n"; continue; }
   args=()
   [ -f "$H/$n.args" ] && read -r -a args < "$H/$n.args"
-  (cd "$H" && exec -a "$n.br" "$T/$n" "${args[@]}" >"$T/$n.stdout" 2>"$T/$n.stderr" </dev/null); st=$?
+  in=/dev/null
+  [ -f "$H/$n.in" ] && in=$H/$n.in
+  (cd "$H" && exec -a "$n.br" "$T/$n" "${args[@]}" >"$T/$n.stdout" 2>"$T/$n.stderr" <"$in"); st=$?
   cp "$T/$n.stdout" "$H/$n.out"
   [ -s "$T/$n.stderr" ] && cp "$T/$n.stderr" "$H/$n.err"
   if [ $st -ne 0 ]; then echo $st > "$H/$n.status"; elif [ -s "$T/$n.stderr" ]; then echo 0 > "$H/$n.status"; fi
