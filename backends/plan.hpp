@@ -34,8 +34,15 @@ struct StreamView {
   Extents offset;          // of the view's first element, per dimension
   Extents extents;         // the view's extents, per dimension (same rank)
   bool is_iter = false;
+  // The rank the stream was declared with (`<1,8>`: 2) though its storage
+  // extents are canonical (`<8>`): equal declared ranks match dimension by
+  // dimension (§4/§5/§7). 0 when unknown: the view's own rank then.
+  uint8_t declared_rank = 0;
 
   bool is_whole() const;
+  size_t rank() const { return declared_rank ? declared_rank : extents.size(); }
+  // The view's extents in its declared rank: leading 1s put back.
+  Extents declared_extents() const;
   // Row-major element index in the storage of view position `pos` (view coordinates).
   int64_t storage_index(const int64_t* pos) const;
 };

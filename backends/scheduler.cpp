@@ -248,6 +248,44 @@ std::string loc_text(SourceLoc loc) {
   return std::to_string(loc.line) + ":" + std::to_string(loc.col);
 }
 
+// Pads a view with leading extents of 1 up to `rank` (storage unchanged).
+void pad_view(StreamView& v, size_t rank) {
+  while (v.extents.size() < rank) {
+    v.extents.insert(v.extents.begin(), 1);
+    v.offset.insert(v.offset.begin(), 0);
+    v.stream_extents.insert(v.stream_extents.begin(), 1);
+  }
+}
+
+// §7 blocks of a reduction to a stream. Equal declared ranks match dimension
+// by dimension (<4,6> into <1,2>: two 4x3 blocks); different ranks drop
+// leading 1s first, an all-1 target takes the whole fold, and the ranks must
+// then agree. Input and output views come out padded to one rank, with
+// output.extents[d] * block[d] == input.extents[d] in every dimension.
+void plan_reduce_blocks(ReducePlan& plan, SourceLoc loc) {
+  Extents in = canonical_extents(plan.input.extents);
+  Extents out = canonical_extents(plan.output.extents);
+  std::string what = "cannot reduce a " + shape_text(in) + " stream to " + shape_text(out);
+  bool all_ones = std::all_of(out.begin(), out.end(), [](int64_t e) { return e == 1; });
+  size_t r = std::max(plan.input.extents.size(), plan.output.extents.size());
+  if (plan.input.rank() == plan.output.rank()) {
+    r = std::max(r, plan.input.rank());
+  } else if (!all_ones && in.size() != out.size()) {
+    fail(loc, what + ": the ranks differ");
+  }
+  pad_view(plan.input, r);
+  pad_view(plan.output, r);
+  // Trailing alignment: the leading dimensions the padding added are 1s.
+  plan.block.assign(r, 1);
+  for (size_t d = 0; d < r; ++d) {
+    int64_t i = plan.input.extents[d], o = plan.output.extents[d];
+    if (o <= 0 || i % o != 0) {
+      fail(loc, what + ": " + std::to_string(i) + " is not a multiple of " + std::to_string(o));
+    }
+    plan.block[d] = i / o;
+  }
+}
+
 }  // namespace
 
 Extents canonical_extents(const Extents& e) {
@@ -265,6 +303,12 @@ std::string shape_text(const Extents& e) {
   std::string s = "<";
   for (size_t i = 0; i < e.size(); ++i) s += (i ? ", " : "") + std::to_string(e[i]);
   return s + ">";
+}
+
+Extents StreamView::declared_extents() const {
+  Extents e(rank() > extents.size() ? rank() - extents.size() : 0, 1);
+  e.insert(e.end(), extents.begin(), extents.end());
+  return e;
 }
 
 bool StreamView::is_whole() const {
@@ -291,6 +335,7 @@ StreamView Scheduler::whole(StorageId storage, const Type* elem, const Extents& 
   v.offset.assign(v.stream_extents.size(), 0);
   v.extents = v.stream_extents;
   v.is_iter = is_iter;
+  v.declared_rank = static_cast<uint8_t>(extents.size());
   return v;
 }
 
@@ -332,6 +377,27 @@ std::vector<DimMap> Scheduler::resample(const Extents& input, const Extents& dom
   return align(input, domain, true);
 }
 
+std::vector<DimMap> Scheduler::resample(const StreamView& input, const Extents& domain,
+                                        size_t domain_rank) {
+  if (input.rank() != domain_rank) return align(input.extents, domain, true);
+  // Equal ranks: dimension by dimension. View dimension d is declared
+  // dimension d + lead_in; the domain (canonical) covers the last
+  // domain.size() declared dimensions, the others have extent 1 (so 0 is read).
+  const size_t r = domain_rank;
+  const size_t lead_in = r - std::min(r, input.extents.size());
+  const size_t lead_out = r - std::min(r, domain.size());
+  std::vector<DimMap> map(input.extents.size());
+  for (size_t d = 0; d < input.extents.size(); ++d) {
+    size_t declared = d + lead_in;
+    if (declared < lead_out) continue;  // the domain's extent is 1 there: always 0
+    size_t c = declared - lead_out;
+    map[d].out_dim = static_cast<int>(c);
+    map[d].num = input.extents[d];
+    map[d].den = domain[c];
+  }
+  return map;
+}
+
 MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg> args,
                             SourceLoc loc) {
   MapPlan plan;
@@ -343,6 +409,7 @@ MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg
   }
   // The domain is the shape of the first output; every output must match it.
   const ast::ParamDecl* first_out = nullptr;
+  size_t domain_rank = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     const ast::ParamDecl& p = *kernel.params[i];
     if (p.pkind != ast::ParamKind::Out) continue;
@@ -353,6 +420,7 @@ MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg
     if (!first_out) {
       first_out = &p;
       plan.domain = shape;
+      domain_rank = args[i].stream.rank();
     } else if (shape != plan.domain) {
       std::string name = args[i].name.empty() ? p.name : args[i].name;
       fail(loc, "output '" + name + "' has shape " + shape_text(shape) +
@@ -375,7 +443,7 @@ MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg
         }
         pa.role = p.pkind == ast::ParamKind::Iter ? ArgRole::Iter : ArgRole::Input;
         pa.view = a.stream;
-        pa.map = resample(a.stream.extents, plan.domain);
+        pa.map = resample(a.stream, plan.domain, domain_rank);
         break;
       case ast::ParamKind::Out:
         pa.role = ArgRole::Output;
@@ -445,22 +513,7 @@ ReducePlan Scheduler::plan_reduce(const ast::FuncDecl& reducer, std::span<const 
   if (plan.input_param < 0 || plan.reduce_param < 0) {
     fail(loc, "'" + reducer.name + "' is not a reduction with one input and one reduce parameter");
   }
-  if (plan.to_stream) {
-    Extents in = canonical_extents(plan.input.extents);
-    Extents out = canonical_extents(plan.output.extents);
-    std::string what = "cannot reduce a " + shape_text(in) + " stream to " + shape_text(out);
-    if (in.size() != out.size()) fail(loc, what + ": the ranks differ");
-    for (size_t d = 0; d < in.size(); ++d) {
-      if (out[d] <= 0 || in[d] % out[d] != 0) {
-        fail(loc, what + ": " + std::to_string(in[d]) + " is not a multiple of " +
-                      std::to_string(out[d]));
-      }
-    }
-    // Blocks are per view dimension; leading extents of 1 have a block of 1.
-    size_t k_in = leading_ones(plan.input.extents);
-    plan.block.assign(plan.input.extents.size(), 1);
-    for (size_t d = 0; d < in.size(); ++d) plan.block[k_in + d] = in[d] / out[d];
-  }
+  if (plan.to_stream) plan_reduce_blocks(plan, loc);
   plan_alias_copies(plan);
   return plan;
 }

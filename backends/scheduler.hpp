@@ -58,6 +58,10 @@ class Scheduler {
 
   // The resampling map of §5 for one input view feeding `domain`.
   static std::vector<DimMap> resample(const Extents& input, const Extents& domain);
+  // The same for a view whose declared rank may equal the domain's
+  // (`domain_rank`, the first output's declared rank): then dimension by dimension.
+  static std::vector<DimMap> resample(const StreamView& input, const Extents& domain,
+                                      size_t domain_rank);
 
   // The iterator element of §6 for component values lo/hi at position i of n.
   static float iterator_lerp(int64_t i, int64_t n, float lo, float hi);

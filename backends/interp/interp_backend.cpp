@@ -240,11 +240,13 @@ void InterpBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     return;
   }
 
-  Extents out_c = canonical_extents(plan.output.extents);
-  Extents block(in_c.size());
-  for (size_t d = 0; d < in_c.size(); ++d) block[d] = in_c[d] / out_c[d];
+  // The scheduler gives input and output one rank, with
+  // output.extents[d] * block[d] == input.extents[d] (§7).
+  const Extents& out_e = plan.output.extents;
+  const Extents& block = plan.block;
+  const size_t r = plan.input.extents.size();
   std::byte* out_data = data(plan.output.storage);
-  std::vector<int64_t> o(out_c.size(), 0), b(in_c.size(), 0), p(in_c.size(), 0);
+  std::vector<int64_t> o(r, 0), b(r, 0), p(r, 0);
   do {
     std::fill(b.begin(), b.end(), 0);
     bool first = true;
@@ -259,7 +261,7 @@ void InterpBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       }
     } while (next_position(b, block));
     std::memcpy(out_data + view_index(plan.output, o.data(), o.size()) * static_cast<int64_t>(size), acc.data(), size);
-  } while (next_position(o, out_c));
+  } while (next_position(o, out_e));
 }
 
 void InterpBackend::run_reducer(const ast::FuncDecl& reducer, SourceLoc loc,

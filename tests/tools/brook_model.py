@@ -167,11 +167,21 @@ def xy(pos):
     return tuple(p[:4])
 
 
-def resample(out_pos, out_ext, in_ext):
+def resample(out_pos, out_ext, in_ext, out_rank=None, in_rank=None):
     """§5: the input position a kernel invocation at out_pos reads.
-    Both shapes are canonical (leading 1s dropped). Ranks align from the first
-    (slowest) dimension; extra input dimensions are pinned to 0; an input with
-    fewer dimensions follows the leading output dimensions only."""
+    out_ext/in_ext are canonical (leading 1s dropped); out_rank/in_rank are the
+    declared ranks. Equal ranks match dimension by dimension (so a <1,2> input
+    feeding <4,6> repeats its row down and each column three times across).
+    Otherwise ranks align from the first (slowest) dimension of the canonical
+    shapes; extra input dimensions are pinned to 0; an input with fewer
+    dimensions follows the leading output dimensions only."""
+    if out_rank is not None and out_rank == in_rank:
+        r = out_rank
+        od = (1,) * (r - len(out_ext)) + tuple(out_ext)
+        op = (0,) * (r - len(out_ext)) + tuple(out_pos)
+        idd = (1,) * (r - len(in_ext)) + tuple(in_ext)
+        full = tuple(op[d] * idd[d] // od[d] for d in range(r))
+        return full[r - len(in_ext):]
     pos = []
     for d, ie in enumerate(in_ext):
         if d < len(out_ext):
@@ -199,6 +209,7 @@ class Stream:
 
     def __init__(self, extents, zero=None):
         self.ext = canon(extents)
+        self.rank = len(extents)  # the declared rank (§4: it decides how shapes match)
         if zero is None:
             zero = F(0)
         self.data = [zero] * count(self.ext)
@@ -218,6 +229,7 @@ class Stream:
     def snapshot(self):
         """The stream as it is now: inputs of a call see this (§5)."""
         s = Stream(self.ext)
+        s.rank = self.rank
         s.data = [self.get(p) for p in positions(self.ext)]
         return s
 
@@ -249,6 +261,7 @@ class View(Stream):
             raise BrookError("domain %s to %s is outside the stream %s" % (
                 corner_text(start), corner_text(end), shape_text(base.ext)), at)
         self.ext = tuple(b - a for a, b in zip(self.off, hi))
+        self.rank = base.rank
 
     def get(self, pos):
         return self.base.get(tuple(p + o for p, o in zip(pos, self.off)))
@@ -305,9 +318,10 @@ def stream_size(s):
 class Invocation:
     """What a kernel body can ask about its invocation."""
 
-    def __init__(self, pos, domain, inputs):
+    def __init__(self, pos, domain, inputs, rank=None):
         self.pos = pos
         self.domain = domain
+        self.rank = rank
         self._inputs = inputs
 
     def instance(self):
@@ -321,7 +335,8 @@ class Invocation:
     def indexof_in(self, k):
         """indexof on input k: the position actually read after resampling, in
         that stream's own coordinates."""
-        return tuple(F(c) for c in xy(resample(self.pos, self.domain, self._inputs[k].ext)))
+        return tuple(F(c) for c in xy(resample(self.pos, self.domain, self._inputs[k].ext,
+                                                    self.rank, self._inputs[k].rank)))
 
 
 def launch(outs, ins, body, at=None):
@@ -338,8 +353,8 @@ def launch(outs, ins, body, at=None):
     before = [s.snapshot() for s in ins]
     results = []
     for pos in positions(domain):
-        inv = Invocation(pos, domain, before)
-        in_vals = [s.get(resample(pos, domain, s.ext)) for s in before]
+        inv = Invocation(pos, domain, before, outs[0].rank)
+        in_vals = [s.get(resample(pos, domain, s.ext, outs[0].rank, s.rank)) for s in before]
         cur = [o.get(pos) for o in outs]
         results.append((pos, body(inv, *in_vals, *cur)))
     for pos, vals in results:
@@ -394,6 +409,7 @@ def iterator(extents, lo, hi):
     """iter T s<extents> = iter(lo, hi). lo/hi are numbers (float) or tuples."""
     ext = canon(extents)
     s = Stream(ext)
+    s.rank = len(extents)
     for pos in positions(ext):
         if len(ext) == 1:
             (i,) = pos
@@ -426,20 +442,31 @@ def reduce_to_value(s, f):
 
 
 def reduce_to_stream(s, t, f, at=None):
-    """Each element o of t folds the block [o*factor, (o+1)*factor) of s."""
-    if len(s.ext) != len(t.ext):
+    """Each element o of t folds the block [o*factor, (o+1)*factor) of s.
+    Equal declared ranks match dimension by dimension (<4,6> into <1,2> folds
+    two 4x3 blocks). Different ranks drop leading 1s first; an all-1 target
+    receives the whole fold; otherwise the ranks must then agree."""
+    if s.rank == t.rank:
+        r = s.rank
+    elif all(e == 1 for e in t.ext):
+        r = max(len(s.ext), len(t.ext))
+    elif len(s.ext) == len(t.ext):
+        r = len(s.ext)
+    else:
         raise BrookError("cannot reduce a %s stream to %s: the ranks differ" % (
             shape_text(s.ext), shape_text(t.ext)), at)
-    for ie, oe in zip(s.ext, t.ext):
+    se = (1,) * (r - len(s.ext)) + tuple(s.ext)
+    te = (1,) * (r - len(t.ext)) + tuple(t.ext)
+    for ie, oe in zip(se, te):
         if ie % oe != 0:
             raise BrookError("cannot reduce a %s stream to %s: %d is not a multiple of %d" % (
                 shape_text(s.ext), shape_text(t.ext), ie, oe), at)
-    factor = tuple(ie // oe for ie, oe in zip(s.ext, t.ext))
+    factor = tuple(ie // oe for ie, oe in zip(se, te))
     src = s.snapshot()
-    for o in positions(t.ext):
-        block = [src.get(tuple(oi * fi + bi for oi, fi, bi in zip(o, factor, b)))
+    for o in positions(te):
+        block = [src.get(tuple(oi * fi + bi for oi, fi, bi in zip(o, factor, b))[r - len(s.ext):])
                  for b in positions(factor)]
-        t.set(o, fold(block, f))
+        t.set(o[r - len(t.ext):], fold(block, f))
 
 
 # ---------------------------------------------------------------------------
@@ -999,6 +1026,22 @@ def _(out):
     out.stream_print(b)
 
 
+@test("s5_rank_equal_view")
+def _(out):
+    a = from_list([3, 4], fl(range(12)))
+    o = Stream([4, 6])
+
+    def tag(inv, x, cur):
+        i = inv.indexof_in(0)
+        return [x + i[0] * F(100) + i[1] * F(1000)]
+    launch([o], [a.domain((1, 1), (3, 2))], tag)
+    out.stream_print(o)
+    b = from_list([2, 1, 3], fl(range(6)))
+    c = Stream([2, 2, 6])
+    launch([c], [b], copy_kernel)
+    out.stream_print(c)
+
+
 @test("s5_divergent_gangs")
 def _(out):
     h = [i + 1 for i in range(37)]
@@ -1421,6 +1464,36 @@ def _(out):
         t = Stream(ext)
         reduce_to_stream(s, t, fsum)
         out.stream_print(t)
+
+
+@test("s7_reduce_leading_ones")
+def _(out):
+    s = from_list([4, 6], [F(r * 10 + c) for r in range(4) for c in range(6)])
+    last = lambda acc, x: x  # noqa: E731
+    two = Stream([1, 2])
+    reduce_to_stream(s, two, fsum)
+    out.stream_print(two)
+    reduce_to_stream(s, two, last)
+    out.stream_print(two)
+    q = from_list([2, 2], fl([1, 2, 3, 4]))
+    one = Stream([1])
+    reduce_to_stream(q, one, fsum)
+    out.stream_print(one)
+    one11 = Stream([1, 1])
+    reduce_to_stream(s, one11, fsum)
+    out.stream_print(one11)
+    one111 = Stream([1, 1, 1])
+    reduce_to_stream(s, one111, last)
+    out.stream_print(one111)
+    row = from_list([1, 8], fl(range(1, 9)))
+    four = Stream([4])
+    reduce_to_stream(row, four, fsum)
+    out.stream_print(four)
+    reduce_to_stream(four, one11, fsum)
+    out.stream_print(one11)
+    big = Stream([3, 2])
+    reduce_to_stream(s, big.domain((0, 1), (2, 2)), fsum)
+    out.stream_print(big)
 
 
 @test("s7_reduce_block_order")

@@ -83,6 +83,31 @@ TEST_CASE("rank alignment follows the first dimension") {
   CHECK(m[1].out_dim == 0);
 }
 
+TEST_CASE("equal ranks resample dimension by dimension, leading ones included") {
+  // A <1,2> view of a <3,4> stream feeding <4,6>: row pinned, columns 3x each.
+  StreamView s = Scheduler::whole(7, nullptr, {3, 4});
+  int64_t start[2] = {1, 1}, end[2] = {3, 2};
+  StreamView v = Scheduler::domain(s, start, end, {});
+  std::vector<DimMap> m = Scheduler::resample(v, {4, 6}, 2);
+  REQUIRE(m.size() == 2);
+  CHECK(m[0].out_dim == 0);
+  int64_t pos[2] = {3, 4};
+  CHECK(m[0].apply(pos) == 0);  // floor(3 * 1 / 4)
+  CHECK(m[1].apply(pos) == 1);  // floor(4 * 2 / 6)
+  // A declared <1,8> stream (canonical storage <8>) feeding <4,8> keeps its
+  // row pinned and follows the columns; a declared <8> follows the rows.
+  StreamView row = Scheduler::whole(8, nullptr, {1, 8});
+  REQUIRE(row.extents == Extents{8});
+  m = Scheduler::resample(row, {4, 8}, 2);
+  CHECK(m[0].out_dim == 1);
+  m = Scheduler::resample(Scheduler::whole(9, nullptr, {8}), {4, 8}, 2);
+  CHECK(m[0].out_dim == 0);
+  // A <4,8> input feeding a <1,8> output (canonical domain <8>): row 0 only.
+  m = Scheduler::resample(Scheduler::whole(9, nullptr, {4, 8}), {8}, 2);
+  CHECK(m[0].out_dim == -1);
+  CHECK(m[1].out_dim == 0);
+}
+
 TEST_CASE("domains are views with offsets and clamp to the stream") {
   StreamView s = Scheduler::whole(7, nullptr, {4, 8});
   int64_t start[2] = {2, 1}, end[2] = {6, 3};  // (column, row)
@@ -135,6 +160,33 @@ TEST_CASE("reduction plans: blocks, ranks and divisibility") {
   host.kind = CallArg::Kind::Value;
   args[1] = host;
   CHECK_FALSE(Scheduler::plan_reduce(*r, args, {}).to_stream);
+}
+
+TEST_CASE("reductions into targets with leading extents of 1") {
+  auto r = kernel({{ast::ParamKind::Input, "a"}, {ast::ParamKind::Reduce, "r"}});
+  // Equal ranks: <4,6> into <1,2> folds two 4x3 blocks.
+  std::vector<CallArg> args{stream_arg({4, 6}), stream_arg({1, 2})};
+  ReducePlan plan = Scheduler::plan_reduce(*r, args, {});
+  CHECK(plan.block == Extents{4, 3});
+  CHECK(plan.output.extents == Extents{1, 2});
+  // An all-1 target of another rank receives the whole fold.
+  args[0] = stream_arg({2, 2});
+  args[1] = stream_arg({1});
+  plan = Scheduler::plan_reduce(*r, args, {});
+  CHECK(plan.block == Extents{2, 2});
+  CHECK(plan.output.extents == Extents{1, 1});
+  args[0] = stream_arg({6});
+  args[1] = stream_arg({1, 1, 1});
+  CHECK(Scheduler::plan_reduce(*r, args, {}).block == Extents{6});
+  // Different ranks that agree once leading 1s are dropped.
+  args[0] = stream_arg({1, 8});
+  args[1] = stream_arg({4});
+  CHECK(Scheduler::plan_reduce(*r, args, {}).block == Extents{2});
+  // Equal ranks, not multiples: named per dimension.
+  args[0] = stream_arg({4, 6});
+  args[1] = stream_arg({1, 4});
+  CHECK(plan_error([&] { Scheduler::plan_reduce(*r, args, {}); }) ==
+        "cannot reduce a <4, 6> stream to <4>: 6 is not a multiple of 4");
 }
 
 TEST_CASE("iterators use BrookGPU's lerp with its 1e-6 nudge") {
