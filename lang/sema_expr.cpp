@@ -644,9 +644,9 @@ const Type* Sema::Impl::check_conditional(ConditionalExpr& c) {
     const Type* r = tt->is_arithmetic() && et->is_arithmetic() ? common_arith(tt, et) : nullptr;
     if (r && r->is_scalar()) r = types.vector(r, ct->count);
     if (!r || r->count != ct->count) {
-      error(c.loc, "a " + quoted(ct) + " condition selects per component, so both operands "
-                   "must be scalars or " + std::to_string(ct->count) + "-component vectors, not " +
-                   quoted(tt) + " and " + quoted(et));
+      error(c.loc, "the condition of type " + quoted(ct) + " selects per component, so both "
+                   "operands must be scalars or " + std::to_string(ct->count) +
+                   "-component vectors, not " + quoted(tt) + " and " + quoted(et));
       return err();
     }
     arith_convert(c.then_expr, r);
