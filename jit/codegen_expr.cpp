@@ -294,6 +294,15 @@ RV Codegen::logical(const ast::BinaryExpr& e) {
 }
 
 RV Codegen::cond_expr(const ast::ConditionalExpr& e) {
+  if (e.cond->type->is_vector()) {
+    // Per component (LANGUAGE.md §12): both arms evaluated, then a select.
+    RV c = rvalue(*e.cond);
+    RV t = rvalue(*e.then_expr);
+    RV f = rvalue(*e.else_expr);
+    Value* zero = llvm::Constant::getNullValue(c.v->getType());
+    Value* mask = c.t->elem->is_floating() ? b.CreateFCmpUNE(c.v, zero) : b.CreateICmpNE(c.v, zero);
+    return {b.CreateSelect(mask, t.v, f.v), e.type};
+  }
   Value* c = to_bool(rvalue(*e.cond));
   auto* then_bb = llvm::BasicBlock::Create(ctx, "cond.then", fn->fn);
   auto* else_bb = llvm::BasicBlock::Create(ctx, "cond.else", fn->fn);

@@ -163,7 +163,9 @@ struct AssignExpr : ExprOf<ExprKind::Assign> {
   ExprPtr lhs, rhs;
 };
 
-// Branches converted to a common type; cond is any scalar or pointer.
+// Branches converted to a common type; cond is any scalar or pointer, or (in
+// kernels) a vector whose width is the result's: then every component is
+// selected on its own (cond[i] != 0), and both branches are evaluated.
 struct ConditionalExpr : ExprOf<ExprKind::Conditional> {
   using ExprOf::ExprOf;
   ExprPtr cond, then_expr, else_expr;
@@ -349,6 +351,12 @@ struct ParamDecl : DeclOf<DeclKind::Param> {
   const Type* type = nullptr;
   int gather_rank = 0;
   int index = 0;  // position in the parameter list
+  // A host function's stream parameter `float s<4,3>` (type: the stream) or
+  // pointer to a stream `float (*o)<4,3>` (type: pointer to the stream, whose
+  // value is the caller's stream handle): the declared extents, checked
+  // against the argument's at each call (empty: any shape).
+  std::vector<ExprPtr> extents;
+  bool stream_pointer = false;
 };
 
 enum class FuncKind : uint8_t { Host, Kernel, Reduce };

@@ -208,7 +208,13 @@ bool Parser::starts_declaration(size_t ahead) const {
     case Tok::kw_bool:
       return tok(ahead + 1).kind != Tok::l_paren;
     case Tok::identifier:
-      if (builtin_type_name(tok(ahead))) return tok(ahead + 1).kind != Tok::l_paren;
+      // A builtin type name starts a declaration only when a declarator
+      // follows, so `half = n / 2;` still assigns a variable named half.
+      if (builtin_type_name(tok(ahead))) {
+        Tok next = tok(ahead + 1).kind;
+        return next == Tok::identifier || next == Tok::star || next == Tok::kw_const ||
+               is_brook_keyword(next);
+      }
       return is_typedef_name(tok(ahead).text);
     default:
       return starts_type_name(ahead);
@@ -252,6 +258,22 @@ TypeKind keyword_scalar(const KeywordCounts& k) {
 }
 }  // namespace
 
+// BrookGPU also accepts the word order `void kernel f(…)`, `void reduce f(…)`.
+bool Parser::kernel_after_type(bool type_seen) const {
+  return type_seen && (at(Tok::kw_kernel) || at(Tok::kw_reduce)) &&
+         tok(1).kind == Tok::identifier && tok(2).kind == Tok::l_paren;
+}
+
+const Type* Parser::unsigned_vector(const Type* t) const {
+  if (!t || !t->is_vector()) return nullptr;
+  switch (t->elem->kind) {
+    case TypeKind::Int: return types_.vector(types_.scalar(TypeKind::UInt), t->count);
+    case TypeKind::Char: return types_.vector(types_.scalar(TypeKind::UChar), t->count);
+    case TypeKind::Short: return types_.vector(types_.scalar(TypeKind::UShort), t->count);
+    default: return nullptr;
+  }
+}
+
 DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
   DeclSpec spec;
   spec.type.loc = tok().loc;
@@ -266,7 +288,7 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
       case Tok::kw_typedef: spec.is_typedef = true; advance(); continue;
       case Tok::kw_kernel: case Tok::kw_reduce: case Tok::kw_out: case Tok::kw_iter:
       case Tok::kw_vout:
-        if (!brook_specifier_at()) break;
+        if (!brook_specifier_at() && !kernel_after_type(spec.has_type || k.any())) break;
         if (t.kind == Tok::kw_vout) fail_here("'vout' outputs are not supported yet");
         spec.is_kernel |= t.kind == Tok::kw_kernel;
         spec.is_reduce |= t.kind == Tok::kw_reduce;
@@ -321,6 +343,20 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
         continue;
       }
       case Tok::identifier:
+        // Brook+ spells unsigned vectors `unsigned int4`, `unsigned char2`.
+        if (!spec.has_type && k.unsigned_ == 1 &&
+            k.void_ + k.bool_ + k.char_ + k.short_ + k.int_ + k.long_ + k.float_ + k.double_ +
+                    k.signed_ == 0) {
+          if (const Type* v = unsigned_vector(builtin_type_name(t))) {
+            spec.type.loc = t.loc;
+            spec.type.base = TypeSyntax::Base::Builtin;
+            spec.type.builtin = v;
+            spec.has_type = true;
+            k.unsigned_ = 0;
+            advance();
+            continue;
+          }
+        }
         if (!spec.has_type && !k.any()) {
           if (const Type* b = builtin_type_name(t)) {
             spec.type.loc = t.loc;
@@ -579,24 +615,39 @@ std::unique_ptr<ParamDecl> Parser::parse_param(FuncKind fkind, int index) {
     while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {}
   }
   auto param = std::make_unique<ParamDecl>(start);
+  // `float (*o)<4,3>`: a host function's pointer to a stream (LANGUAGE.md §12).
+  bool paren_name = at(Tok::l_paren) && tok(1).kind == Tok::star;
+  if (paren_name) {
+    advance();
+    advance();
+    param->stream_pointer = true;
+  }
   if (at_name()) {
     param->loc = tok().loc;
     param->name = take_name().text;
   }
+  if (paren_name) {
+    expect(Tok::r_paren);
+    if (!at(Tok::less)) fail_here("expected '<' after '(*" + param->name + ")': only pointers to streams are declared this way");
+  }
   parse_array_dims(ts);
   bool is_stream = false;
   if (accept(Tok::less)) {
-    // Kernel parameters are written `<>`; extents here mean nothing.
+    // Kernel parameters are written `<>`; extents there mean nothing. A host
+    // function's stream parameter keeps them, to check each call.
     is_stream = true;
     while (!at(Tok::greater)) {
-      if (!accept(Tok::comma)) parse_binary(kShiftPrec);
+      if (accept(Tok::comma)) continue;
+      ExprPtr x = parse_binary(kShiftPrec);
+      if (fkind == FuncKind::Host) param->extents.push_back(std::move(x));
     }
     advance();
   }
   // Report (without abandoning the declaration) an out/reduce parameter that is
   // not written as a stream: sema cannot tell `out float y` from `out float y<>`.
-  if ((spec.is_out || spec.is_reduce) && !is_stream) {
-    const char* word = spec.is_out ? "out" : "reduce";
+  // `reduce float r` (no `<>`) is BrookGPU's spelling of `reduce float r<>`.
+  if (spec.is_out && !is_stream) {
+    const char* word = "out";
     diags_.error(param->loc, std::string("'") + word + "' parameter '" + param->name +
                                  "' must be a stream: declare it '" + word + " " +
                                  base_type_text(ts) + " " + param->name + "<>'");

@@ -158,13 +158,10 @@ ExprPtr Parser::parse_unary() {
     }
     case Tok::kw_indexof: {
       auto i = std::make_unique<IndexofExpr>(advance().loc);
-      // `indexof(a).xy` is used like a call: the postfix applies to the result.
-      if (at(Tok::l_paren)) {
-        i->operand = parse_primary();
-        return parse_postfix(std::move(i));
-      }
-      i->operand = parse_unary();
-      return i;
+      // `indexof(a).xy` is used like a call, and BrookGPU reads `indexof a.xy`
+      // as `(indexof a).xy` too: a postfix applies to the result.
+      i->operand = parse_primary();
+      return parse_postfix(std::move(i));
     }
     case Tok::l_paren:
       if (type_in_parens()) {
@@ -292,6 +289,7 @@ ExprPtr Parser::parse_primary() {
         auto c = std::make_unique<ConstructExpr>(t.loc);
         c->target.loc = t.loc;
         c->target.builtin = b;
+        c->target.name = t.text;  // sema: a function of this name (`half(x)`) wins
         advance();
         c->args = parse_call_args();
         return c;

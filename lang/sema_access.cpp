@@ -8,6 +8,87 @@ namespace brook {
 
 using namespace ast;
 
+namespace {
+
+// A copy of a checked expression without side effects (names, literals,
+// swizzles, fields, casts and operators over them); nullptr for anything else.
+// Used where one written expression is read several times (`v[i]`).
+ExprPtr clone_pure(const Expr& e) {
+  ExprPtr out;
+  switch (e.kind) {
+    case ExprKind::Name: {
+      auto n = std::make_unique<NameExpr>(e.loc);
+      n->name = e.as<NameExpr>()->name;
+      n->decl = e.as<NameExpr>()->decl;
+      out = std::move(n);
+      break;
+    }
+    case ExprKind::IntLit: out = std::make_unique<IntLit>(*e.as<IntLit>()); break;
+    case ExprKind::FloatLit: out = std::make_unique<FloatLit>(*e.as<FloatLit>()); break;
+    case ExprKind::Swizzle: {
+      auto* s = e.as<SwizzleExpr>();
+      auto c = std::make_unique<SwizzleExpr>(e.loc);
+      c->base = clone_pure(*s->base);
+      if (!c->base) return nullptr;
+      c->spelling = s->spelling;
+      c->comps = s->comps;
+      c->count = s->count;
+      out = std::move(c);
+      break;
+    }
+    case ExprKind::Member: {
+      auto* m = e.as<MemberExpr>();
+      if (m->arrow) return nullptr;
+      auto c = std::make_unique<MemberExpr>(e.loc);
+      c->base = clone_pure(*m->base);
+      if (!c->base) return nullptr;
+      c->field = m->field;
+      c->field_index = m->field_index;
+      out = std::move(c);
+      break;
+    }
+    case ExprKind::Cast: {
+      auto* x = e.as<CastExpr>();
+      if (!x->implicit && x->target.base != TypeSyntax::Base::Builtin) return nullptr;
+      auto c = std::make_unique<CastExpr>(e.loc);
+      c->cast = x->cast;
+      c->implicit = true;  // already resolved: backends read only `type`
+      c->operand = clone_pure(*x->operand);
+      if (!c->operand) return nullptr;
+      out = std::move(c);
+      break;
+    }
+    case ExprKind::Unary: {
+      auto* u = e.as<UnaryExpr>();
+      if (u->op != UnaryOp::Plus && u->op != UnaryOp::Neg && u->op != UnaryOp::Not &&
+          u->op != UnaryOp::BitNot)
+        return nullptr;
+      auto c = std::make_unique<UnaryExpr>(e.loc);
+      c->op = u->op;
+      c->operand = clone_pure(*u->operand);
+      if (!c->operand) return nullptr;
+      out = std::move(c);
+      break;
+    }
+    case ExprKind::Binary: {
+      auto* b = e.as<BinaryExpr>();
+      auto c = std::make_unique<BinaryExpr>(e.loc);
+      c->op = b->op;
+      c->lhs = clone_pure(*b->lhs);
+      c->rhs = clone_pure(*b->rhs);
+      if (!c->lhs || !c->rhs) return nullptr;
+      out = std::move(c);
+      break;
+    }
+    default: return nullptr;
+  }
+  out->type = e.type;
+  out->is_lvalue = e.is_lvalue;
+  return out;
+}
+
+}  // namespace
+
 ParamDecl* Sema::Impl::kernel_param(const Expr& e) const {
   if (!in_kernel()) return nullptr;
   auto* n = e.as<NameExpr>();
@@ -124,6 +205,17 @@ const Type* Sema::Impl::check_member(ExprPtr& e) {
     e = std::move(sw);
     return e->type;
   }
+  if (bt->is_scalar() && bt->kind != TypeKind::Bool && !m->arrow && !m->field.empty() &&
+      m->field.size() <= 4 &&
+      (m->field.find_first_not_of('x') == std::string::npos ||
+       m->field.find_first_not_of('r') == std::string::npos)) {
+    // A scalar swizzle (BrookGPU, LANGUAGE.md §12): `f.x` is f, `f.xxx` broadcasts.
+    ExprPtr base = std::move(m->base);
+    if (m->field.size() > 1)
+      cast_to(base, types.vector(bt, static_cast<uint32_t>(m->field.size())), CastKind::Broadcast);
+    e = std::move(base);
+    return e->type;
+  }
   if (bt->is_stream()) {
     error(m->loc, "streams have no member '" + m->field + "' on the host; use a kernel");
     return finish(err());
@@ -185,6 +277,7 @@ const Type* Sema::Impl::check_index(ExprPtr& e) {
     std::swap(ix->base, ix->index);
     std::swap(bt, it);
   }
+  if (bt->is_vector() && it->is_integer()) return finish(vector_component(e));
   if (!bt->is_array() && !bt->is_pointer()) {
     error(ix->loc, "cannot index a value of type " + quoted(bt));
     return finish(err());
@@ -200,6 +293,56 @@ const Type* Sema::Impl::check_index(ExprPtr& e) {
   arith_convert(ix->index, types.long_type());
   ix->is_lvalue = true;
   return finish(bt->elem);
+}
+
+// `v[i]` on a vector reads component i (LANGUAGE.md §12). A constant index is
+// the swizzle; another index selects among the components (the last one for
+// any index past the end), so both `v` and `i` must be free of side effects.
+const Type* Sema::Impl::vector_component(ExprPtr& e) {
+  auto* ix = e->as<IndexExpr>();
+  const Type* vt = ix->base->type;
+  auto component = [&](ExprPtr base, uint32_t k) {
+    auto sw = std::make_unique<SwizzleExpr>(ix->loc);
+    sw->spelling = std::string(1, "xyzw"[k]);
+    sw->comps[0] = static_cast<uint8_t>(k);
+    sw->count = 1;
+    sw->type = vt->elem;
+    sw->is_lvalue = base->is_lvalue;
+    sw->base = std::move(base);
+    return sw;
+  };
+  if (auto k = fold(*ix->index)) {
+    if (*k < 0 || *k >= static_cast<int64_t>(vt->count)) {
+      error(ix->index->loc, "component index " + std::to_string(*k) + " is outside " +
+                                quoted(vt) + " (0 to " + std::to_string(vt->count - 1) + ")");
+      return err();
+    }
+    e = component(std::move(ix->base), static_cast<uint32_t>(*k));
+    return e->type;
+  }
+  ExprPtr result = component(std::move(ix->base), vt->count - 1);
+  const Expr& base = *result->as<SwizzleExpr>()->base;
+  for (uint32_t k = vt->count - 1; k-- > 0;) {
+    ExprPtr b = clone_pure(base), i = clone_pure(*ix->index);
+    if (!b || !i) {
+      error(ix->loc, "a vector indexed by a variable ('v[i]') needs a vector and an index "
+                     "without side effects");
+      return err();
+    }
+    auto lit = std::make_unique<IntLit>(ix->loc);
+    lit->value = k;
+    auto eq = std::make_unique<BinaryExpr>(ix->loc);
+    eq->op = BinaryOp::Eq;
+    eq->lhs = std::move(i);
+    eq->rhs = std::move(lit);
+    auto c = std::make_unique<ConditionalExpr>(ix->loc);
+    c->cond = std::move(eq);
+    c->then_expr = component(std::move(b), k);
+    c->else_expr = std::move(result);
+    result = std::move(c);
+  }
+  e = std::move(result);
+  return check_expr(e);
 }
 
 const Type* Sema::Impl::check_gather(ExprPtr& e, ParamDecl& param, NameExpr& name) {

@@ -99,6 +99,7 @@ const Type* Sema::Impl::check_host_call(CallExpr& c, FuncDecl& f) {
   std::string what = "function '" + f.name + "'";
   if (!check_arity(c, f.params.size(), f.is_variadic, what)) return f.return_type;
   for (size_t i = 0; i < c.args.size(); ++i) {
+    if (i < f.params.size() && f.params[i]->type && stream_param_arg(c, i, *f.params[i])) continue;
     const Type* t = check_value(c.args[i], "passed to host function '" + f.name + "'");
     if (t->is_error()) continue;
     if (i < f.params.size()) {
@@ -110,6 +111,26 @@ const Type* Sema::Impl::check_host_call(CallExpr& c, FuncDecl& f) {
     }
   }
   return f.return_type ? f.return_type : err();
+}
+
+// A host function's stream parameter takes a stream (or view) of its element
+// type, a pointer-to-stream parameter `&s` or another such pointer; the
+// extents are checked when the call runs. False when `p` is no stream parameter.
+bool Sema::Impl::stream_param_arg(CallExpr& c, size_t i, ParamDecl& p) {
+  const Type* pt = p.type;
+  const Type* want = pt->is_pointer() ? pt->elem : pt;
+  if (!want->is_stream()) return false;
+  ExprPtr& arg = c.args[i];
+  const Type* t = check_expr(arg);
+  if (t->is_error() || pt->is_error()) return true;
+  std::string desc = arg_desc(i, "function '" + c.callee + "'");
+  const Type* got = pt->is_pointer() ? (t->is_pointer() ? t->elem : nullptr) : t;
+  if (!got || !got->is_stream() || got->elem != want->elem || got->is_iter) {
+    std::string hint = pt->is_pointer() ? " (pass '&s' for a stream s)" : "";
+    error(arg->loc, desc + " must be " + (pt->is_pointer() ? "a pointer to a stream of " : "a stream of ") +
+                        quoted(want->elem) + hint + ", not " + quoted(t));
+  }
+  return true;
 }
 
 const Type* Sema::Impl::check_kernel_launch(CallExpr& c, FuncDecl& f) {

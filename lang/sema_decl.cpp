@@ -387,6 +387,26 @@ void Sema::Impl::check_stream_var(VarDecl& v) {
   declare(v);
 }
 
+// `float s<4,3>` / `float (*o)<4,3>` in a host function (LANGUAGE.md §12): the
+// parameter holds the caller's stream handle. Its extents are checked here,
+// before the parameters are in scope, so they name only globals and constants.
+const Type* Sema::Impl::host_stream_param(ParamDecl& p, const Type* elem) {
+  p.pkind = ParamKind::Value;
+  bool ok = true;
+  for (ExprPtr& x : p.extents) {
+    const Type* t = check_value(x, "used as stream extents");
+    if (t->is_error()) {
+      ok = false;
+    } else if (!t->is_integer()) {
+      error(x->loc, "stream extent must be an integer, not " + quoted(t));
+      ok = false;
+    }
+  }
+  if (!ok) return nullptr;
+  const Type* st = types.stream(elem, static_cast<uint8_t>(p.extents.size()));
+  return p.stream_pointer ? types.pointer(st) : st;
+}
+
 bool Sema::Impl::check_params(FuncDecl& f) {
   bool ok = true;
   bool kernelish = f.fkind != FuncKind::Host;
@@ -425,9 +445,14 @@ bool Sema::Impl::check_params(FuncDecl& f) {
       case ParamKind::Out:
       case ParamKind::Reduce:
         t = resolve_type(p.type_syntax, false);
-        if (t && !kernelish) {
+        if (t && !kernelish && p.pkind == ParamKind::Input && is_stream_element(t)) {
+          t = host_stream_param(p, t);
+        } else if (t && !kernelish) {
           error(p.loc, "function '" + f.name + "' cannot take stream parameter '" + p.name +
                            "'; only kernels and reduce functions can");
+          t = nullptr;
+        } else if (t && p.stream_pointer) {
+          error(p.loc, "pointers are not allowed in kernels");
           t = nullptr;
         } else if (t && !is_stream_element(t)) {
           if (t->is_pointer())

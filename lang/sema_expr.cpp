@@ -120,9 +120,25 @@ void Sema::Impl::cast_to(ExprPtr& e, const Type* to, CastKind kind) {
   e = std::move(c);
 }
 
+void Sema::Impl::narrow(ExprPtr& e, uint32_t count) {
+  const Type* from = e->type;
+  auto sw = std::make_unique<SwizzleExpr>(e->loc);
+  sw->spelling = std::string("xyzw").substr(0, count);
+  for (uint32_t i = 0; i < count; ++i) sw->comps[i] = static_cast<uint8_t>(i);
+  sw->count = static_cast<uint8_t>(count);
+  sw->type = count == 1 ? from->elem : types.vector(from->elem, count);
+  sw->base = std::move(e);
+  e = std::move(sw);
+}
+
 void Sema::Impl::arith_convert(ExprPtr& e, const Type* to) {
   const Type* from = e->type;
   if (from == to || from->is_error() || to->is_error()) return;
+  if (from->is_vector() && to->is_arithmetic() && to->width() < from->count) {
+    narrow(e, to->width());
+    from = e->type;
+    if (from == to) return;
+  }
   if (to->is_vector() && from->is_scalar()) {
     if (from != to->elem) cast_to(e, to->elem, CastKind::Convert);
     cast_to(e, to, CastKind::Broadcast);
@@ -146,7 +162,8 @@ bool Sema::Impl::convertible(const Expr& e, const Type* to) const {
   if (to->kind == TypeKind::Bool && (from->is_scalar() || from->is_pointer())) return true;
   if (from->is_scalar() && to->is_scalar()) return true;
   if (from->is_scalar() && to->is_vector()) return true;
-  if (from->is_vector() && to->is_vector()) return from->count == to->count;
+  // A larger vector narrows to a smaller one (convert() warns).
+  if (from->is_vector() && to->is_vector()) return from->count >= to->count;
   if (to->is_pointer()) {
     if (from->is_pointer())
       return from->elem == to->elem || from->elem->is_void() || to->elem->is_void();
@@ -165,6 +182,10 @@ bool Sema::Impl::convert(ExprPtr& e, const Type* to, std::string_view context) {
     error(e->loc, msg);
     return false;
   }
+  if (from->is_vector() && to->is_vector() && from->count > to->count)
+    diags.warning(e->loc, "implicit conversion from " + quoted(from) + " to " + quoted(to) +
+                              " drops its last " + std::to_string(from->count - to->count) +
+                              (from->count - to->count == 1 ? " component" : " components"));
   if (to->is_pointer())
     cast_to(e, to, CastKind::PointerCast);
   else if (to->kind == TypeKind::Bool && from->is_pointer())
@@ -285,9 +306,21 @@ const Type* Sema::Impl::check_expr(ExprPtr& e) {
     case ExprKind::Call:
       t = check_call(*e->as<CallExpr>());
       break;
-    case ExprKind::Construct:
-      t = check_construct(*e->as<ConstructExpr>());
+    case ExprKind::Construct: {
+      // `half(x)` calls a user function named like a BrookGPU type spelling.
+      auto* c = e->as<ConstructExpr>();
+      Decl* d = c->target.name.empty() ? nullptr : lookup(c->target.name);
+      if (d && d->as<FuncDecl>()) {
+        auto call = std::make_unique<CallExpr>(c->loc);
+        call->callee = c->target.name;
+        call->callee_loc = c->loc;
+        call->args = std::move(c->args);
+        e = std::move(call);
+        return check_expr(e);
+      }
+      t = check_construct(*c);
       break;
+    }
     case ExprKind::Cast:
       t = check_cast(*e->as<CastExpr>());
       break;
@@ -335,6 +368,8 @@ const Type* Sema::Impl::check_unary(UnaryExpr& u) {
       }
       const Type* t = check_expr(u.operand);
       if (t->is_error()) return err();
+      // `&s` points to the stream itself (LANGUAGE.md §12): its value is the handle.
+      if (t->is_stream() && !t->is_iter) return types.pointer(t);
       if (reject_stream(*u.operand, "addressed on the host; use streamRead/streamWrite"))
         return err();
       if (!u.operand->is_lvalue) {
@@ -354,7 +389,7 @@ const Type* Sema::Impl::check_unary(UnaryExpr& u) {
         error(u.loc, "cannot dereference a value of type " + quoted(t));
         return err();
       }
-      u.is_lvalue = true;
+      u.is_lvalue = !t->elem->is_stream();  // `*o` is the caller's stream
       return t->elem;
     }
     case UnaryOp::PreInc:
@@ -581,10 +616,43 @@ const Type* Sema::Impl::check_assign(AssignExpr& a) {
 }
 
 const Type* Sema::Impl::check_conditional(ConditionalExpr& c) {
+  if (!in_kernel()) {
+    // `i % 2 ? *o : t` chooses between two streams on the host (LANGUAGE.md §12).
+    const Type* tt = check_expr(c.then_expr);
+    const Type* et = check_expr(c.else_expr);
+    if (tt->is_stream() || et->is_stream()) {
+      const Type* ct = check_value(c.cond, "used as conditions");
+      if (tt->is_error() || et->is_error() || ct->is_error()) return err();
+      if (!(ct->is_scalar() || ct->is_pointer())) {
+        error(c.cond->loc, "condition must be a scalar, not " + quoted(ct));
+        return err();
+      }
+      if (!tt->is_stream() || !et->is_stream() || tt->elem != et->elem) {
+        error(c.loc, "incompatible operand types in '?:': " + quoted(tt) + " and " + quoted(et));
+        return err();
+      }
+      return tt->rank == et->rank ? tt : types.stream(tt->elem, 0);
+    }
+  }
   const Type* ct = check_value(c.cond, "used as conditions");
   const Type* tt = check_value(c.then_expr, "used as values on the host");
   const Type* et = check_value(c.else_expr, "used as values on the host");
   if (ct->is_error() || tt->is_error() || et->is_error()) return err();
+  if (ct->is_vector()) {
+    // Per component (LANGUAGE.md §12): result component i is then[i] where
+    // cond[i] is nonzero, else else[i]; scalar arms are broadcast.
+    const Type* r = tt->is_arithmetic() && et->is_arithmetic() ? common_arith(tt, et) : nullptr;
+    if (r && r->is_scalar()) r = types.vector(r, ct->count);
+    if (!r || r->count != ct->count) {
+      error(c.loc, "the condition of type " + quoted(ct) + " selects per component, so both "
+                   "operands must be scalars or " + std::to_string(ct->count) +
+                   "-component vectors, not " + quoted(tt) + " and " + quoted(et));
+      return err();
+    }
+    arith_convert(c.then_expr, r);
+    arith_convert(c.else_expr, r);
+    return r;
+  }
   if (!(ct->is_scalar() || ct->is_pointer())) {
     error(c.cond->loc, "condition must be a scalar, not " + quoted(ct) + "; use any() or all()");
     return err();
@@ -643,8 +711,10 @@ const Type* Sema::Impl::check_cast(CastExpr& c) {
   } else if (from->is_scalar() && to->is_vector()) {
     arith_convert(c.operand, to->elem);
     c.cast = CastKind::Broadcast;
-  } else if (from->is_vector() && to->is_vector()) {
-    if (from->count != to->count) return bad();
+  } else if (from->is_vector() && to->is_arithmetic() && to->kind != TypeKind::Bool) {
+    // `(float3)v`, `(float)v`: BrookGPU narrows by dropping trailing components.
+    if (to->width() > from->count) return bad();
+    if (to->width() < from->count) narrow(c.operand, to->width());
     c.cast = CastKind::Convert;
   } else if ((from->is_pointer() && (to->is_pointer() || to->is_integer())) ||
              (from->is_integer() && to->is_pointer())) {

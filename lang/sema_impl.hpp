@@ -100,6 +100,7 @@ struct Sema::Impl {
   void check_typedef(ast::TypedefDecl& td);
   void check_func(ast::FuncDecl& f);
   bool check_params(ast::FuncDecl& f);
+  const Type* host_stream_param(ast::ParamDecl& p, const Type* elem);
   void check_kernel_signature(ast::FuncDecl& f);
   void check_reduce_signature(ast::FuncDecl& f);
   void check_main_signature(ast::FuncDecl& f);
@@ -165,6 +166,9 @@ struct Sema::Impl {
   void cast_to(ast::ExprPtr& e, const Type* to, ast::CastKind kind);
   // Arithmetic conversion (scalar→scalar, scalar→vector, vector→vector).
   void arith_convert(ast::ExprPtr& e, const Type* to);
+  // Keeps the first `count` components of vector `e` (a swizzle .x, .xy, .xyz):
+  // BrookGPU's narrowing of a larger vector to a smaller one (LANGUAGE.md §12).
+  void narrow(ast::ExprPtr& e, uint32_t count);
   const Type* promote(const Type* t) const;  // integer promotions (vectors unchanged)
   // Usual arithmetic conversions incl. broadcast; nullptr when widths clash.
   const Type* common_arith(const Type* a, const Type* b) const;
@@ -189,6 +193,7 @@ struct Sema::Impl {
   const Type* check_name(ast::NameExpr& n);
   const Type* check_member(ast::ExprPtr& e);
   const Type* check_index(ast::ExprPtr& e);
+  const Type* vector_component(ast::ExprPtr& e);  // `v[i]` on a vector
   // Rewrites the Index chain `e` rooted at gather parameter `param` into a GatherExpr.
   const Type* check_gather(ast::ExprPtr& e, ast::ParamDecl& param, ast::NameExpr& name);
   const Type* check_indexof(ast::IndexofExpr& ix);
@@ -200,6 +205,7 @@ struct Sema::Impl {
   const Type* check_call(ast::CallExpr& c);
   const Type* check_host_call(ast::CallExpr& c, ast::FuncDecl& f);
   const Type* check_kernel_launch(ast::CallExpr& c, ast::FuncDecl& f);
+  bool stream_param_arg(ast::CallExpr& c, size_t i, ast::ParamDecl& p);
   const Type* check_kernel_subcall(ast::CallExpr& c, ast::FuncDecl& f);
   const Type* check_reduce_call(ast::CallExpr& c, ast::FuncDecl& f);
   bool check_arity(ast::CallExpr& c, size_t expected, bool variadic, std::string_view what);

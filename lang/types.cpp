@@ -217,9 +217,19 @@ const Type* TypeContext::builtin_by_name(std::string_view name) {
     if (name == alias) return scalar(kind);
   // <stdio.h>'s FILE: a FILE* is a void* the host library checks on every use.
   if (name == "FILE") return void_type();
+  // BrookGPU's reduced-precision spellings (LANGUAGE.md §12): its CPU runtime
+  // computed them in float, and so do we.
+  static constexpr std::string_view kFloatAliases[] = {"fixed", "shortfixed", "half"};
+  for (std::string_view alias : kFloatAliases) {
+    if (name == alias) return float_type();
+    if (name.size() == alias.size() + 1 && name.substr(0, alias.size()) == alias &&
+        name.back() >= '2' && name.back() <= '4')
+      return vector(float_type(), static_cast<uint32_t>(name.back() - '0'));
+  }
   static constexpr std::pair<std::string_view, TypeKind> kVectorBases[] = {
       {"float", TypeKind::Float}, {"double", TypeKind::Double}, {"int", TypeKind::Int},
       {"uint", TypeKind::UInt},   {"char", TypeKind::Char},     {"uchar", TypeKind::UChar},
+      {"short", TypeKind::Short}, {"ushort", TypeKind::UShort},
   };
   if (name.size() < 2) return nullptr;
   char last = name.back();

@@ -369,6 +369,30 @@ struct StreamRelease : interp::StmtNode {
   }
 };
 
+// A stream argument of a host function whose parameter declares extents:
+// checked when the argument is passed (the handle is read either way).
+struct StreamParamCheck : Node {
+  HostLibrary* lib;
+  const ast::ParamDecl* param;
+  NodePtr arg;
+  std::vector<NodePtr> extents;
+  void check(Machine& m, uint64_t handle) {
+    std::vector<int64_t> ext;
+    for (auto& e : extents) ext.push_back(e->eval(m).i);
+    lib->streams().check_extents(m, handle, ext, *param, loc);
+  }
+  Scalar eval(Machine& m) override {
+    Scalar s = arg->eval(m);
+    check(m, s.u);
+    return s;
+  }
+  uint8_t* raw(Machine& m, bool write) override {
+    uint8_t* p = arg->raw(m, write);
+    check(m, interp::load_as<uint64_t>(p));
+    return p;
+  }
+};
+
 }  // namespace
 
 StreamArg evaluate_stream_arg(Machine& m, Node& n, const ast::Expr& e) {
@@ -481,6 +505,17 @@ interp::StmtNodePtr HostLibrary::stream_release(NodePtr slot, interp::Compiler&)
   auto n = std::make_unique<StreamRelease>();
   n->lib = this;
   n->slot = std::move(slot);
+  return n;
+}
+
+interp::NodePtr HostLibrary::stream_param(interp::NodePtr arg, const ast::ParamDecl& p,
+                                          const ast::Expr& written, interp::Compiler& c) {
+  auto n = std::make_unique<StreamParamCheck>();
+  n->lib = this;
+  n->param = &p;
+  n->loc = written.loc;
+  n->arg = std::move(arg);
+  for (auto& x : p.extents) n->extents.push_back(c.convert(c.value(*x), x->type, nullptr, x->loc));
   return n;
 }
 

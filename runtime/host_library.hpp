@@ -34,6 +34,8 @@ class HostLibrary : public interp::HostHooks {
   interp::StmtNodePtr stream_decl(const ast::VarDecl& v, interp::NodePtr slot,
                                   interp::Compiler& c) override;
   interp::StmtNodePtr stream_release(interp::NodePtr slot, interp::Compiler& c) override;
+  interp::NodePtr stream_param(interp::NodePtr arg, const ast::ParamDecl& p,
+                               const ast::Expr& written, interp::Compiler& c) override;
 
  private:
   StreamHost* streams_;

@@ -24,6 +24,11 @@ void StreamHost::launch(interp::Machine&, const ast::CallExpr& call, std::span<S
   unsupported(call.callee_loc.valid() ? call.callee_loc : call.loc);
 }
 
+void StreamHost::check_extents(interp::Machine&, uint64_t, std::span<const int64_t>,
+                               const ast::ParamDecl&, SourceLoc loc) {
+  unsupported(loc);
+}
+
 uint64_t StreamHost::domain(interp::Machine&, const ast::DomainExpr& e, const StreamArg&,
                             const StreamArg&, const StreamArg&) {
   unsupported(e.loc);

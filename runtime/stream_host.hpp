@@ -42,6 +42,10 @@ class StreamHost {
                             std::span<const StreamArg> args);
   // A kernel or reduce call from host code.
   virtual void launch(interp::Machine& m, const ast::CallExpr& call, std::span<StreamArg> args);
+  // A host function's stream parameter `p` declared with `extents` receives
+  // the stream `handle`: a runtime error naming both shapes unless they agree.
+  virtual void check_extents(interp::Machine& m, uint64_t handle, std::span<const int64_t> extents,
+                             const ast::ParamDecl& p, SourceLoc loc);
   // s.domain(start, end): a handle to the view.
   virtual uint64_t domain(interp::Machine& m, const ast::DomainExpr& e, const StreamArg& stream,
                           const StreamArg& start, const StreamArg& end);

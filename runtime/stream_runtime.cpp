@@ -128,6 +128,20 @@ StreamRuntime::Record& StreamRuntime::record(uint64_t handle, SourceLoc loc) {
   return it->second;
 }
 
+void StreamRuntime::check_extents(interp::Machine&, uint64_t handle,
+                                  std::span<const int64_t> extents, const ast::ParamDecl& p,
+                                  SourceLoc loc) {
+  const Extents& have = record(handle, loc).view.extents;
+  if (Extents(extents.begin(), extents.end()) == have) return;
+  auto shape = [](std::span<const int64_t> e) {
+    std::string s = "<";
+    for (size_t i = 0; i < e.size(); ++i) s += (i ? ", " : "") + std::to_string(e[i]);
+    return s + ">";
+  };
+  throw interp::RuntimeError{loc, "parameter '" + p.name + "' is declared " + shape(extents) +
+                                      ", but the stream passed has extents " + shape(have)};
+}
+
 const StreamView& StreamRuntime::view_of(uint64_t handle, SourceLoc loc) const {
   return record(handle, loc).view;
 }

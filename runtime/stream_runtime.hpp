@@ -69,6 +69,8 @@ class StreamRuntime : public StreamHost {
   void launch(interp::Machine& m, const ast::CallExpr& call, std::span<StreamArg> args) override;
   uint64_t domain(interp::Machine& m, const ast::DomainExpr& e, const StreamArg& stream,
                   const StreamArg& start, const StreamArg& end) override;
+  void check_extents(interp::Machine& m, uint64_t handle, std::span<const int64_t> extents,
+                     const ast::ParamDecl& p, SourceLoc loc) override;
 
   // The view a handle designates (tests).
   const StreamView& view_of(uint64_t handle, SourceLoc loc) const;

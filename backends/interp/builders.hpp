@@ -81,6 +81,8 @@ NodePtr make_vec_binary(ast::BinaryOp op, const Type* operand, NodePtr l, NodePt
 NodePtr make_vec_unary(ast::UnaryOp op, const Type* operand, NodePtr n);
 NodePtr make_vec_convert(const Type* from, const Type* to, NodePtr n);
 NodePtr make_broadcast(uint32_t count, NodePtr scalar);
+// Per-component `cond ? a : b` (cond a vector of `cond_type`).
+NodePtr make_vec_select(const Type* cond_type, NodePtr cond, NodePtr a, NodePtr b);
 // Concatenates parts (scalars when width 1, else vectors).
 NodePtr make_construct(std::vector<NodePtr> parts, std::vector<uint32_t> widths);
 // base.xyzw read; base is a vector (or a scalar when base_width is 1).

@@ -42,6 +42,34 @@ bool yields_truth(const Expr& e) {
   return false;
 }
 
+// Streams on the host are 8-byte handles read through raw() (as in a
+// variable). A pointer to a stream holds the same handle (LANGUAGE.md §12):
+// HandleLoad turns a stream into that pointer value, HandleBox a pointer (or
+// a chosen handle) back into a stream.
+struct HandleLoad : Node {
+  NodePtr stream;
+  Scalar eval(Machine& m) override { return from_u64(load_as<uint64_t>(stream->raw(m, false))); }
+};
+struct HandleBox : Node {
+  NodePtr handle_value;
+  uint64_t handle = 0;
+  Scalar eval(Machine& m) override { return handle_value->eval(m); }
+  uint8_t* raw(Machine& m, bool) override {
+    handle = handle_value->eval(m).u;
+    return reinterpret_cast<uint8_t*>(&handle);
+  }
+};
+NodePtr handle_load(NodePtr stream) {
+  auto n = std::make_unique<HandleLoad>();
+  n->stream = std::move(stream);
+  return n;
+}
+NodePtr handle_box(NodePtr value) {
+  auto n = std::make_unique<HandleBox>();
+  n->handle_value = std::move(value);
+  return n;
+}
+
 }  // namespace
 
 NodePtr Compiler::rvalue(const Type* t, NodePtr place) {
@@ -147,6 +175,17 @@ NodePtr Compiler::value(const Expr& e) {
     case ExprKind::Assign: n = assign(*e.as<AssignExpr>()); break;
     case ExprKind::Conditional: {
       auto* c = e.as<ConditionalExpr>();
+      if (e.type->is_stream()) {
+        n = handle_box(make_select(condition(*c->cond), handle_load(value(*c->then_expr)),
+                                   handle_load(value(*c->else_expr))));
+        break;
+      }
+      if (c->cond->type->is_vector()) {
+        n = make_vec_select(c->cond->type, value(*c->cond),
+                            convert(value(*c->then_expr), c->then_expr->type, e.type, e.loc),
+                            convert(value(*c->else_expr), c->else_expr->type, e.type, e.loc));
+        break;
+      }
       n = make_select(condition(*c->cond), convert(value(*c->then_expr), c->then_expr->type, e.type, e.loc),
                       convert(value(*c->else_expr), c->else_expr->type, e.type, e.loc));
       break;
@@ -190,7 +229,9 @@ NodePtr Compiler::place(const Expr& e) {
     case ExprKind::Name: n = name_place(*e.as<NameExpr>()); break;
     case ExprKind::Unary: {
       auto* u = e.as<UnaryExpr>();
-      if (u->op == UnaryOp::Deref) {
+      if (u->op == UnaryOp::Deref && e.type->is_stream()) {
+        n = handle_box(value(*u->operand));
+      } else if (u->op == UnaryOp::Deref) {
         n = make_deref(value(*u->operand), e.type->size, e.loc);
       } else {
         n = value(e);
@@ -218,8 +259,12 @@ NodePtr Compiler::unary(const UnaryExpr& e) {
       if (e.op == UnaryOp::Not) return make_not(scalar_kind(x.type), value(x));
       if (e.op == UnaryOp::Neg) return make_neg(scalar_kind(e.type), convert(value(x), x.type, e.type, e.loc));
       return make_bitnot(scalar_kind(e.type), convert(value(x), x.type, e.type, e.loc));
-    case UnaryOp::Deref: return rvalue(e.type, make_deref(value(x), e.type->size, e.loc));
-    case UnaryOp::AddrOf: return make_addr_of(place(x));
+    case UnaryOp::Deref:
+      if (e.type->is_stream()) return handle_box(value(x));
+      return rvalue(e.type, make_deref(value(x), e.type->size, e.loc));
+    case UnaryOp::AddrOf:
+      if (x.type->is_stream()) return handle_load(value(x));
+      return make_addr_of(place(x));
     case UnaryOp::PreInc:
     case UnaryOp::PreDec:
     case UnaryOp::PostInc:
@@ -365,6 +410,8 @@ NodePtr Compiler::call(const CallExpr& e) {
         const Type* pt = def->params[i]->type;
         CallNode::Arg a;
         a.e = convert(value(*e.args[i]), e.args[i]->type, pt, e.args[i]->loc);
+        if (!def->params[i]->extents.empty() && host_)
+          a.e = host_->stream_param(std::move(a.e), *def->params[i], *e.args[i], *this);
         a.offset = fn->param_offsets[i];
         a.type = pt;
         a.store = (pt->is_scalar() || pt->is_pointer()) ? store_fn(pt) : nullptr;

@@ -39,6 +39,14 @@ class HostHooks {
   // `slot` (8 bytes); `release` is run when the enclosing block ends.
   virtual StmtNodePtr stream_decl(const ast::VarDecl& v, NodePtr slot, Compiler& c) = 0;
   virtual StmtNodePtr stream_release(NodePtr slot, Compiler& c) = 0;
+  // The argument `arg` (a stream, or a pointer to one) of a host function's
+  // stream parameter `p` with declared extents: a node that checks them
+  // against the stream's when the call runs (LANGUAGE.md §12).
+  virtual NodePtr stream_param(NodePtr arg, const ast::ParamDecl& p, const ast::Expr& written,
+                               Compiler& c) {
+    (void)p, (void)written, (void)c;
+    return arg;
+  }
 };
 
 }  // namespace brook::interp

@@ -255,6 +255,20 @@ struct Component : Node {
   }
 };
 
+// `c ? a : b` with a vector condition: per component, both arms evaluated.
+template <class C>
+struct VecSelect : Node {
+  NodePtr cond, a, b;
+  uint32_t n;
+  void eval_vec(Machine& m, Vec& out) override {
+    Vec c, x, y;
+    cond->eval_vec(m, c);
+    a->eval_vec(m, x);
+    b->eval_vec(m, y);
+    for (uint32_t i = 0; i < n; ++i) out.c[i] = get<C>(c.c[i]) != C(0) ? x.c[i] : y.c[i];
+  }
+};
+
 template <template <class, class> class N, class Op>
 NodePtr vec_node(TypeKind k, NodePtr l, NodePtr r, uint32_t n) {
   return with_scalar(k, [&]<class T>(Tag<T>) -> NodePtr {
@@ -415,6 +429,17 @@ NodePtr make_vec_component(NodePtr vec, uint8_t comp) {
   x->vec = std::move(vec);
   x->comp = comp;
   return x;
+}
+
+NodePtr make_vec_select(const Type* cond_type, NodePtr cond, NodePtr a, NodePtr b) {
+  return with_scalar(scalar_kind(cond_type->elem), [&]<class C>(Tag<C>) -> NodePtr {
+    auto x = std::make_unique<VecSelect<C>>();
+    x->cond = std::move(cond);
+    x->a = std::move(a);
+    x->b = std::move(b);
+    x->n = cond_type->count;
+    return x;
+  });
 }
 
 }  // namespace brook::interp

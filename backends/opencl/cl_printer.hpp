@@ -53,6 +53,7 @@ class ClPrinter {
   std::string expr(const ast::Expr& e);
  private:
   std::string name_ref(const ast::NameExpr& e);
+  std::string vector_select(const ast::ConditionalExpr& c);
   std::string unary(const ast::UnaryExpr& e);
   std::string binary(const ast::BinaryExpr& e);
   std::string arith(ast::BinaryOp op, const std::string& l, const std::string& r, const Type* t);

@@ -108,6 +108,18 @@ std::string ClPrinter::arith(BinaryOp op, const std::string& l, const std::strin
   return text;
 }
 
+// `c ? a : b` with a vector condition, per component: OpenCL's select() takes
+// a mask of signed integers as wide as the result's components (true = -1).
+std::string ClPrinter::vector_select(const ConditionalExpr& c) {
+  const Type* ct = c.cond->type;
+  uint64_t size = c.type->elem->size;
+  const char* mask = size == 1 ? "char" : size == 2 ? "short" : size == 4 ? "int" : "long";
+  std::string n = std::to_string(ct->count);
+  std::string test = "(" + expr(*c.cond) + " != (" + m_.type_name(ct) + ")0)";
+  return "select(" + expr(*c.else_expr) + ", " + expr(*c.then_expr) + ", convert_" + mask + n +
+         test + ")";
+}
+
 std::string ClPrinter::unary(const UnaryExpr& e) {
   std::string x = expr(*e.operand);
   switch (e.op) {
@@ -339,7 +351,12 @@ std::string ClPrinter::expr(const Expr& e) {
     case ExprKind::Assign: return assign(*e.as<AssignExpr>());
     case ExprKind::Conditional: {
       auto* c = e.as<ConditionalExpr>();
-      return "(" + expr(*c->cond) + " ? " + expr(*c->then_expr) + " : " + expr(*c->else_expr) + ")";
+      const Type* ct = c->cond->type;
+      if (ct->is_vector()) return vector_select(*c);
+      std::string cond = expr(*c->cond);
+      // OpenCL C takes no floating-point `?:` condition.
+      if (ct->is_floating()) cond = "((" + cond + ") != 0)";
+      return "(" + cond + " ? " + expr(*c->then_expr) + " : " + expr(*c->else_expr) + ")";
     }
     case ExprKind::Comma: {
       auto* c = e.as<CommaExpr>();

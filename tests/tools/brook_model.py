@@ -2035,6 +2035,93 @@ def _(out):
     out.stream_print(w)
 
 
+# --- §12 BrookGPU compatibility forms (kernel language)
+
+
+@test("s12_stream_params")
+def _(out):
+    add1 = lambda inv, x, cur: [x + F(1)]
+    a, b = from_list([2, 3], fl(range(6))), Stream([2, 3])
+    launch([b], [a], add1)                  # step(a, &b): *o is b
+    out.stream_print(b)
+    out.printf("--\n")
+    launch([b], [a], add1)                  # bump_swap(&a, &b)
+    stream_swap(a, b)
+    out.stream_print(a)
+    out.stream_print(b)
+    out.printf("--\n")
+    for k in (1, 2):                        # pick(k, a, &b): k odd reads *o
+        t = Stream([2, 3])
+        launch([t], [b if k % 2 else a], add1)
+        out.stream_print(t)
+
+
+@test("s12_stream_param_shape")
+def _(out):
+    out.printf("first call ran\n")
+    raise BrookError("parameter 'o' is declared <2, 3>, but the stream passed has extents <3, 2>",
+                     "&c);")
+
+
+@test("s12_vector_narrowing")
+def _(out):
+    v = from_list([2, 2], fl([1, 2, 3, 4]))
+    p, q, r = Stream([2, 2]), Stream([2, 2]), Stream([2, 2])
+
+    def body(inv, x, *cur):
+        i = inv.indexof_out()[:2]
+        w = (x, x + F(1), x + F(2), x + F(3))
+        return [vadd(vscale(i, F(10)), w[:2]), w[:3], w[0] + i[1]]
+    launch([p, q, r], [v], body)
+    for s in (p, q, r):
+        out.stream_print(s)
+
+
+@test("s12_vector_select")
+def _(out):
+    a = from_list([2], [fl([1, 2, 3, 4]), fl([4, 3, 2, 1])])
+    b = from_list([2], [fl([2, 2, 2, 2]), fl([0, 5, 0, 5])])
+    o, s, k, t = Stream([2]), Stream([2]), Stream([2]), Stream([2])
+
+    def body(inv, x, y, *cur):
+        m = (1, 0, 1, 0)
+        return [tuple(xi if xi > yi else yi for xi, yi in zip(x, y)),
+                tuple(F(0) if xi < F(2) else xi for xi in x),
+                tuple(7 if mi else -7 for mi in m),
+                F(5) if x[0] - F(1) != 0 else F(6)]
+    launch([o, s, k, t], [a, b], body)
+    out.stream_print(o)
+    out.stream_print(s)
+    out.stream_print(t)
+    for kv in k.values():
+        out.printf("k %d %d %d %d\n", *kv)
+
+
+@test("s12_swizzle_index")
+def _(out):
+    a = from_list([4], fl([0, 1, 2, 3]))
+    v = from_list([4], [fl([10 * k + 10, 10 * k + 11, 10 * k + 12, 10 * k + 13]) for k in range(4)])
+    o, c, d = Stream([4]), Stream([4]), Stream([4])
+    launch([o, c, d], [a, v], lambda inv, x, w, *cur: [(x, x, x, x + F(1)), w[2], w[int(x)]])
+    out.stream_print(o)
+    out.stream_print(c)
+    out.stream_print(d)
+
+
+@test("s12_type_spellings")
+def _(out):
+    a, o = from_list([2], [fl([1, 2]), fl([3, 4])]), Stream([2])
+    launch([o], [a], lambda inv, x, cur: [vscale(x, F(0.5))])
+    out.stream_print(o)
+    for x, y in ((1, 2), (3, 4)):
+        out.printf("b %u %u c %d %d d %d %d %d %d\n", 2 * x, 2 * y, x, y, x, y, 0, 255)
+    s = from_list([4], fl([1, 2, 3, 4]))
+    out.printf("%.2f\n", reduce_to_value(s, lambda acc, x: acc + x))
+    w = Stream([2, 3])
+    launch([w], [], lambda inv, cur: [inv.indexof_out()[:2]])
+    out.stream_print(w)
+
+
 # === end of tests ===
 
 if __name__ == "__main__":
