@@ -77,12 +77,15 @@ struct Engine::Impl {
   // --dump-plans: each plan on stderr as it is made. emit_plans: plans on
   // stdout, the program's own stdout suppressed.
   // Every plan is remembered per kernel (the REPL's `:emit plan NAME` shows the
-  // latest); --dump-plans and emit_plans also print it.
+  // latest); --dump-plans and emit_plans also print it. Otherwise no plan
+  // is described at all: formatting one per launch costs microseconds a
+  // launch, which programs of many small launches feel.
   void setup_plan_output() {
     if (options.emit_plans) {
       plan_only = std::make_unique<PlanOnlySink>(*machine.out);
       machine.out = plan_only.get();
     }
+    if (!options.repl && !options.emit_plans && !options.dump_plans) return;
     streams.set_plan_output([this](std::string_view text) {
       last_plans[plan_kernel(text)] = std::string(text);
       if (options.emit_plans) {

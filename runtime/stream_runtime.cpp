@@ -428,7 +428,7 @@ void StreamRuntime::gather_scatter(interp::Machine& m, bool scatter, const ast::
     const StreamView& array = record(arr.scalar.u, loc).view;
     check_types(array.elem);
     GatherScatterPlan plan = Scheduler::plan_gather_scatter(scatter, values, index, array, builtin_op, op, loc);
-    show(describe(plan));
+    if (plan_output_) show(describe(plan));
     backend_->run_gather_scatter(plan);
     return;
   }
@@ -443,7 +443,7 @@ void StreamRuntime::gather_scatter(interp::Machine& m, bool scatter, const ast::
   } free_array{backend_.get(), array.storage};
   backend_->write_view(array, h.bytes);
   GatherScatterPlan plan = Scheduler::plan_gather_scatter(scatter, values, index, array, builtin_op, op, loc);
-  show(describe(plan));
+  if (plan_output_) show(describe(plan));
   backend_->run_gather_scatter(plan);
   if (arr.place) {
     backend_->read_view(array, h.bytes);
@@ -499,7 +499,7 @@ void StreamRuntime::run_kernel(interp::Machine&, const ast::FuncDecl& kernel, co
     cargs[i] = call_arg(*kernel.params[i], args[i], i < call.args.size() ? call.args[i].get() : nullptr, loc);
   }
   MapPlan plan = Scheduler::plan_map(kernel, cargs, loc);
-  show(describe(plan));
+  if (plan_output_) show(describe(plan));
   if (!profile_) {
     backend_->run_map(plan);
     return;
@@ -545,7 +545,7 @@ void StreamRuntime::run_reduction(interp::Machine&, const ast::FuncDecl& reducer
     if (cargs[i].kind == CallArg::Kind::Value && p.pkind == ast::ParamKind::Reduce) target = static_cast<int>(i);
   }
   ReducePlan plan = Scheduler::plan_reduce(reducer, cargs, loc);
-  show(describe(plan));
+  if (plan_output_) show(describe(plan));
   std::vector<std::byte> result(plan.input.elem ? plan.input.elem->size : 0);
   const auto t0 = Profile::Clock::now();
   const double overhead0 = profile_ ? profile_->overhead_ms() : 0;
