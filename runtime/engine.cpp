@@ -77,7 +77,9 @@ struct Engine::Impl {
   // --dump-plans: each plan on stderr as it is made. emit_plans: plans on
   // stdout, the program's own stdout suppressed.
   // Every plan is remembered per kernel (the REPL's `:emit plan NAME` shows the
-  // latest); --dump-plans and emit_plans also print it.
+  // latest); --dump-plans and emit_plans also print it. Otherwise no plan
+  // is described at all: formatting one per launch costs microseconds a
+  // launch, which programs of many small launches feel.
   void setup_plan_output() {
     if (options.emit_plans) {
       plan_only = std::make_unique<PlanOnlySink>(*machine.out);

@@ -525,7 +525,10 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     if (B <= 0 || nout <= 0) return;
     auto group = [](int64_t n) { return n <= 256 ? n : std::max<int64_t>(64, (n + 1023) / 1024); };
     int64_t G = group(B), chunks = (B + G - 1) / G;
-    cl::Buffer cur(rt_.context(), CL_MEM_READ_WRITE, static_cast<size_t>(nout * chunks) * S);
+    // Partial results in pooled buffers: a reduction per launch (sgm_path's
+    // per-column minimum) reuses them instead of creating buffers each time.
+    scratch.push_back(take(static_cast<uint64_t>(nout * chunks) * S));
+    cl::Buffer cur = scratch.back().buffer;
     cl::Event last;  // the latest pass: the host waits for it, watching for Ctrl-C
     begin_printf(c);
     {
@@ -552,7 +555,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       int64_t n = chunks;
       G = group(n);
       chunks = (n + G - 1) / G;
-      cl::Buffer next(rt_.context(), CL_MEM_READ_WRITE, static_cast<size_t>(nout * chunks) * S);
+      scratch.push_back(take(static_cast<uint64_t>(nout * chunks) * S));
+      cl::Buffer next = scratch.back().buffer;
       cl::Kernel& kern = c.kernel("brook_reduce_next");
       ArgSetter set{kern};
       set(printf_buffer());
