@@ -150,6 +150,7 @@ llvm::Function* Codegen::body(const ast::FuncDecl& decl) {
   b.SetInsertPoint(start);
   state.ctx = fnv->getArg(0);
   state.ret = fnv->getArg(1);
+  state.counters = std::make_unique<analysis::FloatCounters>(f);
   for (size_t i = 0; i < f.params.size(); ++i) {
     const ast::ParamDecl* p = f.params[i].get();
     Value* ptr = fnv->getArg(static_cast<unsigned>(2 + 2 * i));
@@ -370,6 +371,11 @@ void Codegen::decl_stmt(const ast::DeclStmt& s) {
     // before a write.
     b.CreateMemSet(ptr, b.getInt8(0), v->type->size, llvm::MaybeAlign(1));
     if (v->init) init_memory(ptr, v->type, *v->init);
+    if (const analysis::FloatCounter* c = fn->counters ? fn->counters->find(v) : nullptr) {
+      Value* sp = alloca_of(fn->counters->shadow_type(), "counter");
+      b.CreateStore(i64(analysis::FloatCounters::initial(*v)), sp);
+      fn->ptrs[c->shadow.get()] = sp;
+    }
   }
 }
 
@@ -449,7 +455,10 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
   auto& b = cg.b;
   const ast::FuncDecl& def = kernel.definition ? *kernel.definition : kernel;
   for (size_t i = 0; i < shape.args.size() && i < def.params.size(); ++i)
-    if (shape.args[i].role == ArgRole::Gather) cg.gather_ranks[def.params[i].get()] = shape.args[i].rank;
+    if (shape.args[i].role == ArgRole::Gather) {
+      cg.gather_ranks[def.params[i].get()] = shape.args[i].rank;
+      if (shape.args[i].counter_exact) cg.counter_exact.insert(def.params[i].get());
+    }
   llvm::Function* bodyfn = cg.body(kernel);
   llvm::Function* f = make_entry(cg, entry_name, 5, false);
   Codegen::Fn state;

@@ -342,6 +342,7 @@ RV Codegen::assign(const ast::AssignExpr& e) {
       return {l.ptr, l.t};
     }
     store_lv(l, r);
+    write_shadow(e);
     return {r.v, l.t};
   }
   const Type* op_t = e.op_type ? e.op_type : l.t;
@@ -352,6 +353,7 @@ RV Codegen::assign(const ast::AssignExpr& e) {
   if (*e.op >= BinaryOp::Lt && *e.op <= BinaryOp::Ne) unsupported(e.loc, "this compound assignment");
   Value* back = convert(res, res_t, l.t);
   store_lv(l, {back, l.t});
+  write_shadow(e);
   return {back, l.t};
 }
 
@@ -369,7 +371,49 @@ RV Codegen::incdec(const ast::UnaryExpr& u) {
     else next = inc ? b.CreateAdd(cur.v, one) : b.CreateSub(cur.v, one);
   }
   store_lv(l, {next, l.t});
+  write_shadow(u);
   return {post ? cur.v : next, l.t};
+}
+
+// Float counters (lang/analysis.hpp): a long beside the float local, written
+// wherever it is; a gather component that is the counter indexes by it.
+void Codegen::write_shadow(const ast::Expr& e) {
+  auto w = fn && fn->counters ? fn->counters->write(e) : std::nullopt;
+  if (!w) return;
+  auto it = fn->ptrs.find(w->first->shadow.get());
+  if (it == fn->ptrs.end()) return;
+  Value* v = i64(w->second.value);
+  if (!w->second.reset) v = b.CreateAdd(b.CreateLoad(b.getInt64Ty(), it->second), v);
+  b.CreateStore(v, it->second);
+}
+
+Value* Codegen::counter_index(const ast::Expr& e, int comp) {
+  switch (e.kind) {
+    case ast::ExprKind::Name: {
+      const analysis::FloatCounter* c =
+          comp == 0 && fn->counters ? fn->counters->find(e.as<ast::NameExpr>()->decl) : nullptr;
+      auto it = c ? fn->ptrs.find(c->shadow.get()) : fn->ptrs.end();
+      return it == fn->ptrs.end() ? nullptr : b.CreateLoad(b.getInt64Ty(), it->second);
+    }
+    case ast::ExprKind::Construct: {
+      const auto* c = e.as<ast::ConstructExpr>();
+      if (c->args.size() == 1 && !c->args[0]->type->is_vector()) return counter_index(*c->args[0], 0);
+      int at = 0;
+      for (const auto& a : c->args) {
+        int w = static_cast<int>(a->type->width());
+        if (comp < at + w) return a->type->is_vector() ? nullptr : counter_index(*a, 0);
+        at += w;
+      }
+      return nullptr;
+    }
+    case ast::ExprKind::Swizzle: {
+      const auto* sw = e.as<ast::SwizzleExpr>();
+      if (comp >= sw->count) return nullptr;
+      int from = sw->base->type->is_vector() ? sw->comps[static_cast<size_t>(comp)] & 3 : 0;
+      return counter_index(*sw->base, from);
+    }
+    default: return nullptr;
+  }
 }
 
 RV Codegen::construct(const ast::ConstructExpr& e) {
@@ -443,15 +487,20 @@ RV Codegen::gather(const ast::GatherExpr& e) {
   const Type* elem = e.type;
   // Index components, row first: list[k-1] is the column.
   std::vector<std::pair<Value*, const Type*>> list;
+  const bool by_counter = fn->counters && !fn->counters->empty() && counter_exact.count(n->decl);
+  auto add = [&](Value* v, const Type* t, const ast::Expr& ix, int comp) {
+    if (Value* s = by_counter ? counter_index(ix, comp) : nullptr) list.push_back({s, fn->counters->shadow_type()});
+    else list.push_back({v, t});
+  };
   if (e.indices.size() == 1 && e.indices[0]->type->is_vector()) {
     RV v = rvalue(*e.indices[0]);
     const Type* s = v.t->elem;
-    if (v.t->count >= 2) list.push_back({b.CreateExtractElement(v.v, 1), s});
-    list.push_back({b.CreateExtractElement(v.v, uint64_t{0}), s});
+    if (v.t->count >= 2) add(b.CreateExtractElement(v.v, 1), s, *e.indices[0], 1);
+    add(b.CreateExtractElement(v.v, uint64_t{0}), s, *e.indices[0], 0);
   } else {
     for (const auto& ix : e.indices) {
       RV v = rvalue(*ix);
-      list.push_back({v.v, v.t});
+      add(v.v, v.t, *ix, 0);
     }
   }
   // The array's rank is part of the compiled shape (gather_ranks).
@@ -566,8 +615,10 @@ RV Codegen::kernel_call(const ast::CallExpr& e) {
   // Gather arrays passed through keep the caller's rank.
   for (size_t i = 0; i < callee.params.size() && i < e.args.size(); ++i) {
     if (callee.params[i]->pkind != ast::ParamKind::Gather) continue;
-    if (const auto* n = e.args[i]->as<ast::NameExpr>())
+    if (const auto* n = e.args[i]->as<ast::NameExpr>()) {
       gather_ranks.emplace(callee.params[i].get(), gather_rank(n->decl));
+      if (counter_exact.count(n->decl)) counter_exact.insert(callee.params[i].get());
+    }
   }
   llvm::Function* f = body(callee);
   Value* ret = llvm::ConstantPointerNull::get(b.getPtrTy());

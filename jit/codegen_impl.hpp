@@ -4,6 +4,8 @@
 #pragma once
 
 #include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include <llvm/IR/Module.h>
 
 #include "jit/codegen.hpp"
+#include "lang/analysis.hpp"
 #include "lang/ast.hpp"
 #include "stdlib/builtins.hpp"
 
@@ -115,6 +118,8 @@ class Codegen {
     std::map<const ast::Decl*, llvm::Value*> idx;   // float4 indexof of stream params
     std::vector<llvm::BasicBlock*> breaks, continues;
     llvm::BasicBlock* alloca_block = nullptr;
+    // Its float counters (lang/analysis.hpp); their shadows live in `ptrs`.
+    std::unique_ptr<analysis::FloatCounters> counters;
   };
   Fn* fn = nullptr;
   // Rank of the array behind each gather parameter (from the launch shape);
@@ -124,6 +129,11 @@ class Codegen {
     auto it = gather_ranks.find(d);
     return it == gather_ranks.end() ? 1 : it->second;
   }
+  // Gather parameters whose extents let a float counter's shadow index them
+  // (ArgShape::counter_exact); passed through kernel calls like the ranks.
+  std::set<const ast::Decl*> counter_exact;
+  void write_shadow(const ast::Expr& e);
+  llvm::Value* counter_index(const ast::Expr& e, int comp);  // i64, or null
   std::map<const ast::FuncDecl*, llvm::Function*> bodies;
   std::map<std::string, llvm::Value*> strings;
   const TypeContext* types = nullptr;

@@ -122,8 +122,61 @@ std::optional<std::string> ClPrinter::integral(const Expr& e, int comp, int dept
   }
 }
 
+const analysis::FloatCounters& ClPrinter::counters() {
+  auto& c = counters_[current_];
+  if (!c) c = std::make_unique<analysis::FloatCounters>(*current_);
+  return *c;
+}
+
+// (shadow write, the write): the comma keeps the expression's value.
+std::string ClPrinter::with_shadow(const Expr& e, const std::string& text) {
+  auto w = current_ ? counters().write(e) : std::nullopt;
+  if (!w) return text;
+  std::string s = "brook_ci_" + safe_name(w->first->var->name);
+  std::string v = std::to_string(w->second.value) + "L";
+  return "((" + s + (w->second.reset ? " = " : " += ") + v + "), " + text + ")";
+}
+
+// A float counter's component as its shadow. Only under exact_positions:
+// every gather extent is then at most 2^24, which the shadow's clamp needs
+// (lang/analysis.hpp has the proof).
+std::optional<std::string> ClPrinter::counter_text(const Expr& e, int comp) {
+  if (!current_) return std::nullopt;
+  switch (e.kind) {
+    case ExprKind::Name: {
+      const analysis::FloatCounter* c = comp == 0 ? counters().find(e.as<NameExpr>()->decl) : nullptr;
+      if (!c) return std::nullopt;
+      return "brook_ci_" + safe_name(c->var->name);
+    }
+    case ExprKind::Construct: {
+      auto* c = e.as<ConstructExpr>();
+      if (c->args.size() == 1 && !c->args[0]->type->is_vector()) return counter_text(*c->args[0], 0);
+      int at = 0;
+      for (const auto& a : c->args) {
+        int w = static_cast<int>(a->type->width());
+        if (comp < at + w) return a->type->is_vector() ? std::nullopt : counter_text(*a, 0);
+        at += w;
+      }
+      return std::nullopt;
+    }
+    case ExprKind::Swizzle: {
+      auto* sw = e.as<SwizzleExpr>();
+      if (comp >= sw->count) return std::nullopt;
+      int from = sw->base->type->is_vector() ? sw->comps[static_cast<size_t>(comp)] & 3 : 0;
+      return counter_text(*sw->base, from);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
 std::optional<std::string> ClPrinter::exact_index(const Expr& e, int comp) {
   if (!m_.exact_positions || !is_float_based(e.type)) return std::nullopt;
+  if (auto c = counter_text(e, comp)) return c;
+  // float2(k, here.y): each component on its own.
+  if (auto* c = e.as<ConstructExpr>(); c && e.type->is_vector() && c->args.size() == e.type->count &&
+                                       !c->args[static_cast<size_t>(comp)]->type->is_vector())
+    return exact_index(*c->args[static_cast<size_t>(comp)], 0);
   if (auto p = position(e, comp, 0)) return "((long)" + *p + ")";
   if (auto d = integral(e, comp, 0)) return d;
   auto* b = e.as<BinaryExpr>();

@@ -99,9 +99,12 @@ void ClPrinter::local_decl(const VarDecl& v, int indent, std::string& out) {
     } else {
       out += pad(indent) + decl + " = " + expr(*v.init) + ";\n";
     }
+    if (counters().find(&v))
+      out += pad(indent) + "long brook_ci_" + n + " = " + std::to_string(analysis::FloatCounters::initial(v)) + "L;\n";
   } else if (v.type->is_scalar() || v.type->is_vector()) {
     // Locals start zeroed, as in the interpreter, so every backend prints alike.
     out += pad(indent) + decl + " = (" + m_.type_name(v.type) + ")(0);\n";
+    if (counters().find(&v)) out += pad(indent) + "long brook_ci_" + n + " = 0L;\n";
   } else if (no_zero_.count(&v)) {
     out += pad(indent) + decl + ";  // every element is written before it is read\n";
   } else {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "backends/opencl/cl_module.hpp"
+#include "lang/analysis.hpp"
 #include "lang/ast.hpp"
 
 namespace brook::opencl {
@@ -81,6 +82,12 @@ class ClPrinter {
   // `(int)P` for an exact position P.
   std::optional<std::string> exact_int_cast(const ast::CastExpr& e);
   bool never_assigned(const ast::VarDecl& v);
+  // Float counters of the function being printed (lang/analysis.hpp): each
+  // has a long `brook_ci_NAME` beside it, written with it, that exact gather
+  // indices use.
+  const analysis::FloatCounters& counters();
+  std::optional<std::string> counter_text(const ast::Expr& e, int comp);
+  std::string with_shadow(const ast::Expr& e, const std::string& text);
 
   // Builtins (cl_builtins.cpp)
   std::string builtin(const ast::CallExpr& e);
@@ -94,6 +101,7 @@ class ClPrinter {
   std::set<const ast::FuncDecl*> in_progress_;
   std::map<const ast::VarDecl*, bool> assigned_;
   std::set<const ast::VarDecl*> no_zero_;  // arrays written in full before any read
+  std::map<const ast::FuncDecl*, std::unique_ptr<analysis::FloatCounters>> counters_;
 };
 
 }  // namespace brook::opencl

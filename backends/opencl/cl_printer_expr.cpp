@@ -346,9 +346,9 @@ std::string ClPrinter::expr(const Expr& e) {
       return float_literal(e.as<FloatLit>()->value, e.type->kind == TypeKind::Float);
     case ExprKind::BoolLit: return e.as<BoolLit>()->value ? "((uchar)1)" : "((uchar)0)";
     case ExprKind::Name: return name_ref(*e.as<NameExpr>());
-    case ExprKind::Unary: return unary(*e.as<UnaryExpr>());
+    case ExprKind::Unary: return with_shadow(e, unary(*e.as<UnaryExpr>()));
     case ExprKind::Binary: return binary(*e.as<BinaryExpr>());
-    case ExprKind::Assign: return assign(*e.as<AssignExpr>());
+    case ExprKind::Assign: return with_shadow(e, assign(*e.as<AssignExpr>()));
     case ExprKind::Conditional: {
       auto* c = e.as<ConditionalExpr>();
       const Type* ct = c->cond->type;
