@@ -101,6 +101,7 @@ void Parser::fail(SourceLoc loc, std::string message) {
 // stopping before a '}' that closes an enclosing block.
 void Parser::recover() {
   int depth = 0;
+  const size_t began = pos_;
   while (!at(Tok::eof)) {
     switch (tok().kind) {
       case Tok::l_brace: ++depth; break;
@@ -117,6 +118,12 @@ void Parser::recover() {
           advance();
           return;
         }
+        break;
+      case Tok::kw_typedef:
+      case Tok::kw_kernel:
+      case Tok::kw_reduce:
+        // A line that starts a new declaration is not part of the broken one.
+        if (depth == 0 && tok().at_line_start && pos_ > began) return;
         break;
       default: break;
     }
@@ -370,6 +377,10 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
             spec.type.loc = t.loc;
             spec.type.base = TypeSyntax::Base::Named;
             spec.type.name = t.text;
+            if (unknown_types_.count(t.text)) {  // already reported: silent from here on
+              spec.type.base = TypeSyntax::Base::Builtin;
+              spec.type.builtin = types_.error_type();
+            }
             spec.has_type = true;
             advance();
             continue;
@@ -387,6 +398,16 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
     spec.type.base = TypeSyntax::Base::Builtin;
     spec.type.builtin = types_.scalar(kind);
     spec.has_type = true;
+  }
+  if (!spec.has_type && at(Tok::identifier) &&
+      (tok(1).kind == Tok::identifier || tok(1).kind == Tok::star)) {
+    // `static foo_t x;`, `void f(foo_t* p)`: reported once, the declaration kept.
+    unknown_type_name(tok());
+    spec.type.loc = tok().loc;
+    spec.type.base = TypeSyntax::Base::Builtin;
+    spec.type.builtin = types_.error_type();
+    spec.has_type = true;
+    advance();
   }
   if (!spec.has_type) {
     if (at(Tok::identifier))

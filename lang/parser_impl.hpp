@@ -2,6 +2,7 @@
 // that implement declarations, statements and expressions.
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,13 @@ class Parser {
   // Recovery for a statement or declaration that began at token `start`: also
   // closes the braces the failed item opened (`enum E { A B };`).
   void recover_item(size_t start);
+  // C++ and extensions outside C99 (class, template, namespace, asm): one
+  // located error naming the construct, which is skipped (parser_stmt.cpp).
+  bool reject_outside_c99();
+  // An unknown type name in a declaration: reported once, then taken as a
+  // type that silences every use (parser_stmt.cpp).
+  void unknown_type_name(const Token& name);
+  std::set<std::string> unknown_types_;
 
   // Guards recursion so deeply nested input cannot overflow the stack.
   struct DepthGuard {

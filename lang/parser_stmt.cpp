@@ -6,8 +6,39 @@ namespace brook::parser_detail {
 
 using namespace ast;
 
+bool Parser::reject_outside_c99() {
+  const Token& t = tok();
+  if (t.kind != Tok::identifier) return false;
+  static constexpr std::pair<std::string_view, std::string_view> kForms[] = {
+      {"class", "C++ classes are"},         {"template", "C++ templates are"},
+      {"namespace", "C++ namespaces are"},  {"using", "C++ 'using' declarations are"},
+      {"asm", "inline assembly ('asm') is"}, {"__asm__", "inline assembly ('__asm__') is"},
+      {"__asm", "inline assembly ('__asm') is"},
+  };
+  for (const auto& [word, what] : kForms) {
+    if (t.text != word) continue;
+    // `class` or `using` as an ordinary name (`int class;` is C) is left alone.
+    Tok next = tok(1).kind;
+    bool construct = word.starts_with("__asm") || word == "asm"
+                         ? next == Tok::l_paren || next == Tok::kw_volatile
+                         : next == Tok::identifier || next == Tok::less || next == Tok::l_brace;
+    if (!construct) return false;
+    diags_.error(t.loc, std::string(what) + " not part of Brook's host language (C99)");
+    recover();
+    return true;
+  }
+  return false;
+}
+
+void Parser::unknown_type_name(const Token& name) {
+  if (unknown_types_.insert(name.text).second)
+    diags_.error(name.loc, "unknown type name '" + name.text + "'");
+  declare_typedef(name.text);
+}
+
 StmtPtr Parser::parse_top_level_item() {
   size_t start = pos_;
+  if (reject_outside_c99()) return nullptr;
   try {
     if (starts_declaration()) return parse_declaration(true);
     return parse_statement();
@@ -20,6 +51,7 @@ StmtPtr Parser::parse_top_level_item() {
 
 StmtPtr Parser::parse_statement_recovering() {
   size_t start = pos_;
+  if (reject_outside_c99()) return nullptr;
   try {
     if (starts_declaration()) return parse_declaration(false);
     return parse_statement();
@@ -174,9 +206,16 @@ StmtPtr Parser::parse_statement() {
         }
         return s;
       }
-      // `Foo x;` where Foo names no type: two names in a row cannot be an expression.
-      if (tok(1).kind == Tok::identifier && !starts_declaration())
-        fail_here("unknown type name '" + t.text + "'");
+      // `Foo x;` where Foo names no type: two names in a row cannot be an
+      // expression. Reported once; x is declared, so its uses say nothing more.
+      if (tok(1).kind == Tok::identifier && !starts_declaration()) {
+        Tok after = tok(2).kind;
+        bool declarator_ends = after == Tok::semi || after == Tok::comma || after == Tok::equal ||
+                               after == Tok::l_square || after == Tok::l_paren || after == Tok::less;
+        if (!declarator_ends) fail_here("unknown type name '" + t.text + "'");
+        unknown_type_name(t);
+        return parse_declaration(false);
+      }
       break;
     default: break;
   }

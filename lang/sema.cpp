@@ -16,7 +16,7 @@ std::string quoted(const Type* t) {
 Sema::Impl::Impl(TypeContext& t, DiagnosticEngine& d, SemaOptions o)
     : types(t), diags(d), options(o) {
   scopes.emplace_back();
-  for (const char* name : {"stdout", "stderr"}) {
+  for (const char* name : {"stdout", "stderr", "stdin"}) {
     auto v = std::make_unique<ast::VarDecl>(SourceLoc{});
     v->name = name;
     v->type = types.pointer(types.void_type());

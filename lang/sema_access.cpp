@@ -159,7 +159,16 @@ const Type* Sema::Impl::check_member(ExprPtr& e) {
     }
     if (bt->is_array()) decay(m->base);
     bt = m->base->type;
-    if (!bt->is_pointer() || !bt->elem->is_struct()) {
+    if (bt->is_pointer() && bt->elem->is_vector()) {
+      // `pv->xy` on a float4*: the swizzle of `*pv` (C99 host code, §9).
+      auto deref = std::make_unique<UnaryExpr>(m->loc);
+      deref->op = UnaryOp::Deref;
+      deref->operand = std::move(m->base);
+      deref->type = bt->elem;
+      deref->is_lvalue = true;
+      m->base = std::move(deref);
+      m->arrow = false;
+    } else if (!bt->is_pointer() || !bt->elem->is_struct()) {
       error(m->loc, "'->' needs a pointer to a struct, not " + quoted(bt));
       return finish(err());
     }

@@ -1,6 +1,7 @@
 // Types written by the user and the declarations that introduce names:
 // variables, streams, typedefs, structs, enums, functions, kernels, reductions.
 #include <algorithm>
+#include <array>
 
 #include "lang/sema_impl.hpp"
 
@@ -32,9 +33,16 @@ const Type* Sema::Impl::resolve_base(TypeSyntax& ts) {
         error(ts.loc, "'" + ts.name + "' is an enum, not a struct");
         return nullptr;
       }
-      // First mention: an incomplete struct, completed by a later definition.
+      // First mention: an incomplete struct, completed by a later definition,
+      // or one of the C library's (struct timeval) when the program defines none.
       auto sd = std::make_unique<StructDecl>(ts.loc);
       sd->name = ts.name;
+      if (library_struct(*sd)) {
+        StructDecl* lib = sd.get();
+        implicit_structs.push_back(std::move(sd));
+        define_struct(*lib);
+        return lib->type;
+      }
       sd->type = types.struct_type(sd.get());
       declare_tag(*sd);
       const Type* t = sd->type;
@@ -46,6 +54,30 @@ const Type* Sema::Impl::resolve_base(TypeSyntax& ts) {
       return types.int_type();
   }
   return nullptr;
+}
+
+bool Sema::Impl::library_struct(StructDecl& sd) {
+  // <sys/time.h> and <time.h> on x86-64 Linux.
+  static constexpr std::pair<std::string_view, std::array<std::string_view, 2>> kStructs[] = {
+      {"timeval", {"tv_sec", "tv_usec"}},
+      {"timespec", {"tv_sec", "tv_nsec"}},
+      {"timezone", {"tz_minuteswest", "tz_dsttime"}},
+  };
+  for (const auto& [name, fields] : kStructs) {
+    if (sd.name != name) continue;
+    const Type* t = name == "timezone" ? types.int_type() : types.scalar(TypeKind::Long);
+    for (std::string_view f : fields) {
+      FieldDecl fd;
+      fd.loc = sd.loc;
+      fd.name = std::string(f);
+      fd.type_syntax.loc = sd.loc;
+      fd.type_syntax.builtin = t;
+      sd.fields.push_back(std::move(fd));
+    }
+    sd.is_definition = true;
+    return true;
+  }
+  return false;
 }
 
 const Type* Sema::Impl::apply_dims(TypeSyntax& ts, const Type* t, bool allow_unsized_outer) {

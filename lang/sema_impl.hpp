@@ -127,6 +127,8 @@ struct Sema::Impl {
   bool link_redeclaration(ast::VarDecl& v);
   std::set<const ast::VarDecl*> defined_globals;  // first declarations with an initialiser
   bool declares_library_function(const std::string& name);
+  // Fills in a C library struct (timeval, timespec, timezone); false for others.
+  bool library_struct(ast::StructDecl& sd);
   // goto and labels (sema_stmt.cpp): the labels of the function being
   // checked, its gotos with the compounds enclosing each, resolved at its end.
   struct PendingGoto {

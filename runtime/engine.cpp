@@ -120,7 +120,9 @@ struct Engine::Impl {
     // values that name file objects, which no access can dereference.
     machine.stdout_ptr = interp::make_pointer(machine.memory.allocate(0, interp::ObjectKind::file), 0);
     machine.stderr_ptr = interp::make_pointer(machine.memory.allocate(0, interp::ObjectKind::file), 0);
-    for (auto [name, value] : {std::pair{"stdout", machine.stdout_ptr}, std::pair{"stderr", machine.stderr_ptr}}) {
+    machine.stdin_ptr = interp::make_pointer(machine.memory.allocate(0, interp::ObjectKind::file), 0);
+    for (auto [name, value] : {std::pair{"stdout", machine.stdout_ptr}, std::pair{"stderr", machine.stderr_ptr},
+                               std::pair{"stdin", machine.stdin_ptr}}) {
       if (auto* v = front.sema().lookup_global(name)) {
         if (auto* var = v->as<ast::VarDecl>(); var && var->type) {
           uint32_t id = compiler.global_object(var, {});

@@ -5,23 +5,11 @@
 #include <ctime>
 
 #include "backends/interp/builders.hpp"
+#include "runtime/host_call.hpp"
 #include "stdlib/format.hpp"
 
 namespace brook {
-
-using interp::Machine;
-using interp::Node;
-using interp::NodePtr;
-using interp::RuntimeError;
-using interp::Scalar;
-using interp::Vec;
-using stdlib::Builtin;
-using stdlib::FormatArg;
-
-namespace {
-
-// Total live heap allowed before malloc reports out of memory.
-constexpr uint64_t kMaxHeapBytes = uint64_t{8} << 30;
+namespace host_detail {
 
 FormatArg::Kind format_kind(const Type* t) {
   if (t->is_pointer() || t->is_array()) return FormatArg::Kind::Pointer;
@@ -35,84 +23,7 @@ FormatArg::Kind format_kind(const Type* t) {
   }
 }
 
-struct LibCall : Node {
-  Builtin id;
-  HostLibrary* lib;
-  const ast::CallExpr* call;
-  std::vector<NodePtr> args;
-  std::vector<const Type*> types;
-  std::string assert_text;
-
-  Scalar arg(Machine& m, size_t i) { return args[i]->eval(m); }
-
-  uint64_t allocate(Machine& m, uint64_t size) {
-    if (size > interp::kMaxObjectSize || m.memory.heap_bytes_live() + size > kMaxHeapBytes) {
-      throw RuntimeError{loc, "out of memory: cannot allocate " + std::to_string(size) + " bytes"};
-    }
-    return interp::make_pointer(m.memory.allocate(size, interp::ObjectKind::heap, loc), 0);
-  }
-
-  // printf and friends: the values from `first` on, formatted.
-  std::string format(Machine& m, uint64_t fmt_ptr, size_t first, int first_number) {
-    std::vector<FormatArg> values;
-    for (size_t i = first; i < args.size(); ++i) {
-      const Type* t = types[i];
-      if (t->is_vector() || t->is_struct()) {
-        throw RuntimeError{loc, "argument " + std::to_string(i + 1) + " of '" + call->callee +
-                                    "' cannot be a '" + t->name() + "'"};
-      }
-      FormatArg a;
-      a.kind = format_kind(t);
-      Scalar s = args[i]->eval(m);
-      switch (a.kind) {
-        case FormatArg::Kind::Int: a.i = static_cast<int32_t>(s.i); break;
-        case FormatArg::Kind::Long: a.i = s.i; break;
-        case FormatArg::Kind::UInt: a.u = static_cast<uint32_t>(s.u); break;
-        case FormatArg::Kind::ULong:
-        case FormatArg::Kind::Pointer: a.u = s.u; break;
-        case FormatArg::Kind::Double: a.d = t->kind == TypeKind::Float ? double(s.f) : s.d; break;
-      }
-      values.push_back(a);
-    }
-    std::string fmt = m.memory.read_string(fmt_ptr, loc);
-    auto read = [&m, this](uint64_t p, std::string& error) -> std::optional<std::string> {
-      if (p == 0) return std::string("(null)");  // what glibc prints
-      try {
-        return m.memory.read_string(p, loc);
-      } catch (const RuntimeError& e) {
-        error = e.message;
-        return std::nullopt;
-      }
-    };
-    stdlib::FormatResult r = stdlib::format_printf(fmt, values, read, first_number);
-    if (!r.ok()) throw RuntimeError{loc, r.error};
-    return r.text;
-  }
-
-  void write(Machine& m, int stream, std::string_view text) {
-    if (m.out) m.out->write(stream, text);
-  }
-
-  // A file opened by fopen; stdout/stderr are not readable this way.
-  std::FILE* file_of(Machine& m, uint64_t p) {
-    if (p == 0) throw RuntimeError{loc, "null pointer dereference"};
-    if (p == m.stdout_ptr || p == m.stderr_ptr) {
-      throw RuntimeError{loc, "cannot read from stdout or stderr"};
-    }
-    std::FILE* f = lib->file(p);
-    if (!f) throw RuntimeError{loc, "not a file opened by fopen, or already closed"};
-    return f;
-  }
-
-  // fprintf, fputs, fputc, fwrite: stdout and stderr go through the output
-  // layer (so the REPL and embedders see them), files straight to the file.
-  void write_to(Machine& m, uint64_t p, std::string_view text) {
-    if (p == m.stdout_ptr) return write(m, 1, text);
-    if (p == m.stderr_ptr) return write(m, 2, text);
-    std::fwrite(text.data(), 1, text.size(), file_of(m, p));
-  }
-
-  Scalar eval(Machine& m) override {
+Scalar LibCall::eval(Machine& m) {
     switch (id) {
       case Builtin::printf: {
         uint64_t f = arg(m, 0).u;
@@ -284,19 +195,29 @@ struct LibCall : Node {
       }
       default: break;
     }
+    if (std::optional<Scalar> r = stdio(m)) return *r;
+    if (std::optional<Scalar> r = clib(m)) return *r;
     return stream_op(m).scalar;
-  }
+}
 
-  StreamArg stream_op(Machine& m) {
-    std::vector<StreamArg> values;
-    for (size_t i = 0; i < args.size(); ++i) {
-      values.push_back(evaluate_stream_arg(m, *args[i], *call->args[i]));
-    }
-    return lib->streams().builtin(m, id, *call, values);
+StreamArg LibCall::stream_op(Machine& m) {
+  std::vector<StreamArg> values;
+  for (size_t i = 0; i < args.size(); ++i) {
+    values.push_back(evaluate_stream_arg(m, *args[i], *call->args[i]));
   }
+  return lib->streams().builtin(m, id, *call, values);
+}
 
-  void eval_vec(Machine& m, Vec& out) override { out = stream_op(m).vec; }
-};
+}  // namespace host_detail
+
+using host_detail::LibCall;
+using interp::Machine;
+using interp::Node;
+using interp::NodePtr;
+using interp::Scalar;
+using stdlib::Builtin;
+
+namespace {
 
 struct Launch : Node {
   HostLibrary* lib;

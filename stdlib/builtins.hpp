@@ -30,6 +30,20 @@ enum class Builtin : uint16_t {
   memcpy, memcmp, strlen, strcmp, strcpy, atoi, atof, rand, srand, exit, abort, assert_, clock,
   // [ext] Files, so programs can write images and read data: fopen returns NULL on failure.
   fopen, fclose, fputc, fputs, fwrite, fgetc, fread,
+  // The rest of §9's C library (runtime/host_stdio.cpp, host_clib.cpp).
+  getchar, fgets, scanf, fscanf, sscanf, fflush, feof, ferror,
+  clearerr, ungetc, fseek, ftell, rewind, remove, rename, time,
+  difftime, gettimeofday, usleep, sleep, isalpha, isdigit, isalnum, isspace,
+  isupper, islower, isxdigit, ispunct, isprint, iscntrl, isgraph, toupper,
+  tolower, strncpy, strncmp, strncat, strcat, strchr, strrchr, strstr,
+  strdup, memmove, memchr, strspn, strcspn, strpbrk, atol, strtol,
+  strtoul, strtod, strtof, labs, getenv, erf, erff, erfc,
+  erfcf, expm1, expm1f, log1p, log1pf, lgamma, lgammaf, tgamma,
+  tgammaf, asinh, asinhf, acosh, acoshf, atanh, atanhf, rint,
+  rintf, nearbyint, nearbyintf, logb, logbf, copysign, copysignf, nextafter,
+  nextafterf, remainder, remainderf, fdim, fdimf, ldexp, ldexpf, scalbn,
+  scalbnf, frexp, frexpf, modf, modff, lround, lroundf, ilogb,
+  ilogbf,
   count_  // number of entries
 };
 

@@ -63,8 +63,8 @@ struct Machine {
   OutputSink* out = nullptr;
   // Running kernel bodies: integer division by zero yields 0 there (§3).
   bool in_kernel = false;
-  // File objects for the predefined stdout/stderr globals.
-  uint64_t stdout_ptr = 0, stderr_ptr = 0;
+  // File objects for the predefined stdout/stderr/stdin globals.
+  uint64_t stdout_ptr = 0, stderr_ptr = 0, stdin_ptr = 0;
   // The label a goto (Flow::jump) is looking for: its ast::LabelStmt.
   const void* jump_to = nullptr;
 };

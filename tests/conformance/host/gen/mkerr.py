@@ -360,6 +360,34 @@ int main() {
 }
 ''', 6, 'printf', "string is not NUL-terminated within its object", '120\n')
 
+t('err_file_after_fclose', '''// A FILE* is a checked object: reading one after fclose is an error, not a crash.
+#include <stdio.h>
+int main() {
+  FILE* f = fopen("err_file_after_fclose.tmp", "w");
+  fprintf(f, "12\\n");
+  fclose(f);
+  f = fopen("err_file_after_fclose.tmp", "r");
+  int n = 0;
+  fscanf(f, "%d", &n);
+  printf("read %d\\n", n);
+  fclose(f);
+  remove("err_file_after_fclose.tmp");
+  fgetc(f);
+  return 0;
+}
+''', 13, 'fgetc', "not a file opened by fopen, or already closed", 'read 12\n')
+
+t('err_scanf_wrong_pointer', '''// scanf's pointer must match its conversion: %d stores an int, not a double.
+#include <stdio.h>
+int main() {
+  double d = 0;
+  const char* fmt = "%d";
+  printf("scanning\\n");
+  sscanf("42", fmt, &d);
+  return 0;
+}
+''', 7, 'sscanf', "format '%d' expects 'int*', but argument 3 of 'sscanf' has type 'double*'", 'scanning\n')
+
 t('err_top_level_div', '''// A runtime error in a top-level statement stops the script.
 int zero = 0;
 printf("before\\n");

@@ -1,0 +1,308 @@
+// The rest of §9's C library: <time.h> with gettimeofday and usleep,
+// <ctype.h>, the strn*/str*/mem* functions of <string.h> beyond the basic
+// ones, <stdlib.h>'s conversions and getenv, and <math.h>'s functions beyond
+// the kernel builtins, in double and float forms. C's behaviour; every
+// pointer checked.
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <sys/time.h>
+#include <thread>
+
+#include "runtime/host_call.hpp"
+
+namespace brook::host_detail {
+
+namespace {
+
+using interp::from_u64;
+using interp::put;
+
+// A C string's bytes and the pointer to its first one.
+struct CString {
+  uint64_t p;
+  std::string s;
+};
+
+// Where strtol and friends store the end pointer, when the caller asked.
+void store_end(LibCall& c, Machine& m, uint64_t endp, uint64_t value) {
+  if (endp) std::memcpy(m.memory.at(endp, 8, c.loc, true), &value, 8);
+}
+
+double unary_math(Builtin id, double x) {
+  switch (id) {
+    case Builtin::erf: return std::erf(x);
+    case Builtin::erfc: return std::erfc(x);
+    case Builtin::expm1: return std::expm1(x);
+    case Builtin::log1p: return std::log1p(x);
+    case Builtin::lgamma: return std::lgamma(x);
+    case Builtin::tgamma: return std::tgamma(x);
+    case Builtin::asinh: return std::asinh(x);
+    case Builtin::acosh: return std::acosh(x);
+    case Builtin::atanh: return std::atanh(x);
+    case Builtin::rint: return std::rint(x);
+    case Builtin::nearbyint: return std::nearbyint(x);
+    case Builtin::logb: return std::logb(x);
+    default: return NAN;
+  }
+}
+
+float unary_mathf(Builtin id, float x) {
+  switch (id) {
+    case Builtin::erff: return std::erf(x);
+    case Builtin::erfcf: return std::erfc(x);
+    case Builtin::expm1f: return std::expm1(x);
+    case Builtin::log1pf: return std::log1p(x);
+    case Builtin::lgammaf: return std::lgamma(x);
+    case Builtin::tgammaf: return std::tgamma(x);
+    case Builtin::asinhf: return std::asinh(x);
+    case Builtin::acoshf: return std::acosh(x);
+    case Builtin::atanhf: return std::atanh(x);
+    case Builtin::rintf: return std::rint(x);
+    case Builtin::nearbyintf: return std::nearbyint(x);
+    case Builtin::logbf: return std::logb(x);
+    default: return NAN;
+  }
+}
+
+}  // namespace
+
+std::optional<Scalar> LibCall::clib(Machine& m) {
+  auto str = [&](size_t i) { return m.memory.read_string(arg(m, i).u, loc); };
+  auto ctype = [&](int (*f)(int)) {
+    int32_t ch = static_cast<int32_t>(arg(m, 0).i);
+    // C: the argument is EOF or an unsigned char's value; others are undefined.
+    if (ch != EOF && (ch < 0 || ch > 255)) {
+      throw RuntimeError{loc, "argument " + std::to_string(ch) + " of '" + call->callee +
+                                  "' is neither EOF nor an unsigned char"};
+    }
+    return put<int32_t>(f(ch));
+  };
+  auto bool_ctype = [&](int (*f)(int)) {
+    Scalar s = ctype(f);
+    return put<int32_t>(s.i != 0 ? 1 : 0);  // glibc returns masks; only truth is portable
+  };
+  switch (id) {
+    // <time.h>
+    case Builtin::time: {
+      int64_t now = static_cast<int64_t>(std::time(nullptr));
+      if (uint64_t p = arg(m, 0).u) std::memcpy(m.memory.at(p, 8, loc, true), &now, 8);
+      return put<int64_t>(now);
+    }
+    case Builtin::difftime: return put<double>(static_cast<double>(arg(m, 0).i - arg(m, 1).i));
+    case Builtin::gettimeofday: {
+      uint64_t tv = arg(m, 0).u, tz = arg(m, 1).u;
+      struct timeval now {};
+      ::gettimeofday(&now, nullptr);
+      if (tv) {
+        int64_t fields[2] = {static_cast<int64_t>(now.tv_sec), static_cast<int64_t>(now.tv_usec)};
+        std::memcpy(m.memory.at(tv, 16, loc, true), fields, 16);
+      }
+      if (tz) std::memset(m.memory.at(tz, 8, loc, true), 0, 8);  // struct timezone: obsolete, zero
+      return put<int32_t>(0);
+    }
+    case Builtin::usleep:
+      if (m.out) m.out->flush();
+      std::this_thread::sleep_for(std::chrono::microseconds(static_cast<uint32_t>(arg(m, 0).u)));
+      return put<int32_t>(0);
+    case Builtin::sleep:
+      if (m.out) m.out->flush();
+      std::this_thread::sleep_for(std::chrono::seconds(static_cast<uint32_t>(arg(m, 0).u)));
+      return put<uint32_t>(0);
+    // <ctype.h>
+    case Builtin::isalpha: return bool_ctype(::isalpha);
+    case Builtin::isdigit: return bool_ctype(::isdigit);
+    case Builtin::isalnum: return bool_ctype(::isalnum);
+    case Builtin::isspace: return bool_ctype(::isspace);
+    case Builtin::isupper: return bool_ctype(::isupper);
+    case Builtin::islower: return bool_ctype(::islower);
+    case Builtin::isxdigit: return bool_ctype(::isxdigit);
+    case Builtin::ispunct: return bool_ctype(::ispunct);
+    case Builtin::isprint: return bool_ctype(::isprint);
+    case Builtin::iscntrl: return bool_ctype(::iscntrl);
+    case Builtin::isgraph: return bool_ctype(::isgraph);
+    case Builtin::toupper: return ctype(::toupper);
+    case Builtin::tolower: return ctype(::tolower);
+    // <string.h>
+    case Builtin::strncpy: {
+      uint64_t d = arg(m, 0).u, s = arg(m, 1).u, n = arg(m, 2).u;
+      if (n == 0) return from_u64(d);
+      // Reads at most n bytes of src, then pads with NULs to n, as C does.
+      uint64_t len = 0;
+      std::string src;
+      while (len < n) {
+        uint8_t ch = *m.memory.at(s + len, 1, loc);
+        if (ch == 0) break;
+        src += static_cast<char>(ch);
+        ++len;
+      }
+      uint8_t* dst = m.memory.at(d, n, loc, true);
+      std::memcpy(dst, src.data(), len);
+      std::memset(dst + len, 0, n - len);
+      return from_u64(d);
+    }
+    case Builtin::strncmp: {
+      uint64_t a = arg(m, 0).u, b = arg(m, 1).u, n = arg(m, 2).u;
+      for (uint64_t i = 0; i < n; ++i) {
+        uint8_t x = *m.memory.at(a + i, 1, loc), y = *m.memory.at(b + i, 1, loc);
+        if (x != y) return put<int32_t>(x < y ? -1 : 1);
+        if (x == 0) break;
+      }
+      return put<int32_t>(0);
+    }
+    case Builtin::strcat:
+    case Builtin::strncat: {
+      uint64_t d = arg(m, 0).u;
+      std::string s;
+      if (id == Builtin::strcat) {
+        s = str(1);
+      } else {
+        uint64_t sp = arg(m, 1).u, n = arg(m, 2).u;
+        for (uint64_t i = 0; i < n; ++i) {
+          uint8_t ch = *m.memory.at(sp + i, 1, loc);
+          if (ch == 0) break;
+          s += static_cast<char>(ch);
+        }
+      }
+      uint64_t len = m.memory.string_length(d, loc);
+      uint8_t* dst = m.memory.at(d + len, s.size() + 1, loc, true);
+      std::memcpy(dst, s.c_str(), s.size() + 1);
+      return from_u64(d);
+    }
+    case Builtin::strchr:
+    case Builtin::strrchr: {
+      uint64_t p = arg(m, 0).u;
+      std::string s = m.memory.read_string(p, loc);
+      char ch = static_cast<char>(arg(m, 1).i);
+      size_t at = ch == 0 ? s.size() : id == Builtin::strchr ? s.find(ch) : s.rfind(ch);
+      return from_u64(at == std::string::npos ? 0 : p + at);
+    }
+    case Builtin::strstr: {
+      uint64_t p = arg(m, 0).u;
+      size_t at = m.memory.read_string(p, loc).find(str(1));
+      return from_u64(at == std::string::npos ? 0 : p + at);
+    }
+    case Builtin::strpbrk: {
+      uint64_t p = arg(m, 0).u;
+      size_t at = m.memory.read_string(p, loc).find_first_of(str(1));
+      return from_u64(at == std::string::npos ? 0 : p + at);
+    }
+    case Builtin::strspn: return put<uint64_t>(std::strspn(str(0).c_str(), str(1).c_str()));
+    case Builtin::strcspn: return put<uint64_t>(std::strcspn(str(0).c_str(), str(1).c_str()));
+    case Builtin::strdup: {
+      std::string s = str(0);
+      uint64_t p = allocate(m, s.size() + 1);
+      std::memcpy(m.memory.at(p, s.size() + 1, loc, true), s.c_str(), s.size() + 1);
+      return from_u64(p);
+    }
+    case Builtin::memmove: {
+      uint64_t d = arg(m, 0).u, s = arg(m, 1).u, n = arg(m, 2).u;
+      if (n) {
+        const uint8_t* src = m.memory.at(s, n, loc);
+        std::memmove(m.memory.at(d, n, loc, true), src, n);
+      }
+      return from_u64(d);
+    }
+    case Builtin::memchr: {
+      uint64_t p = arg(m, 0).u, n = arg(m, 2).u;
+      uint8_t ch = static_cast<uint8_t>(arg(m, 1).i);
+      if (n == 0) return from_u64(0);
+      const uint8_t* b = m.memory.at(p, n, loc);
+      const void* hit = std::memchr(b, ch, n);
+      return from_u64(hit ? p + static_cast<uint64_t>(static_cast<const uint8_t*>(hit) - b) : 0);
+    }
+    // <stdlib.h>
+    case Builtin::atol: return put<int64_t>(std::strtol(str(0).c_str(), nullptr, 10));
+    case Builtin::labs: {
+      int64_t x = arg(m, 0).i;
+      return put<int64_t>(x < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(x)) : x);
+    }
+    case Builtin::strtol:
+    case Builtin::strtoul: {
+      uint64_t p = arg(m, 0).u, endp = arg(m, 1).u;
+      int32_t base = static_cast<int32_t>(arg(m, 2).i);
+      if (base != 0 && (base < 2 || base > 36)) {
+        store_end(*this, m, endp, p);
+        return put<int64_t>(0);
+      }
+      std::string s = m.memory.read_string(p, loc);
+      char* end = nullptr;
+      Scalar r = id == Builtin::strtol ? put<int64_t>(std::strtol(s.c_str(), &end, base))
+                                       : put<uint64_t>(std::strtoul(s.c_str(), &end, base));
+      store_end(*this, m, endp, p + static_cast<uint64_t>(end - s.c_str()));
+      return r;
+    }
+    case Builtin::strtod:
+    case Builtin::strtof: {
+      uint64_t p = arg(m, 0).u, endp = arg(m, 1).u;
+      std::string s = m.memory.read_string(p, loc);
+      char* end = nullptr;
+      Scalar r = id == Builtin::strtod ? put<double>(std::strtod(s.c_str(), &end))
+                                       : put<float>(std::strtof(s.c_str(), &end));
+      store_end(*this, m, endp, p + static_cast<uint64_t>(end - s.c_str()));
+      return r;
+    }
+    case Builtin::getenv: {
+      // The string lives for the rest of the run, like the environment's.
+      const char* v = std::getenv(str(0).c_str());
+      if (!v) return from_u64(0);
+      uint64_t n = std::strlen(v) + 1;
+      uint64_t p = interp::make_pointer(m.memory.allocate(n, interp::ObjectKind::global, loc), 0);
+      std::memcpy(m.memory.at(p, n, loc, true), v, n);
+      return from_u64(p);
+    }
+    // <math.h>
+    case Builtin::erf: case Builtin::erfc: case Builtin::expm1: case Builtin::log1p:
+    case Builtin::lgamma: case Builtin::tgamma: case Builtin::asinh: case Builtin::acosh:
+    case Builtin::atanh: case Builtin::rint: case Builtin::nearbyint: case Builtin::logb:
+      return put<double>(unary_math(id, arg(m, 0).d));
+    case Builtin::erff: case Builtin::erfcf: case Builtin::expm1f: case Builtin::log1pf:
+    case Builtin::lgammaf: case Builtin::tgammaf: case Builtin::asinhf: case Builtin::acoshf:
+    case Builtin::atanhf: case Builtin::rintf: case Builtin::nearbyintf: case Builtin::logbf:
+      return put<float>(unary_mathf(id, arg(m, 0).f));
+    case Builtin::copysign: return put<double>(std::copysign(arg(m, 0).d, arg(m, 1).d));
+    case Builtin::copysignf: return put<float>(std::copysign(arg(m, 0).f, arg(m, 1).f));
+    case Builtin::nextafter: return put<double>(std::nextafter(arg(m, 0).d, arg(m, 1).d));
+    case Builtin::nextafterf: return put<float>(std::nextafter(arg(m, 0).f, arg(m, 1).f));
+    case Builtin::remainder: return put<double>(std::remainder(arg(m, 0).d, arg(m, 1).d));
+    case Builtin::remainderf: return put<float>(std::remainder(arg(m, 0).f, arg(m, 1).f));
+    case Builtin::fdim: return put<double>(std::fdim(arg(m, 0).d, arg(m, 1).d));
+    case Builtin::fdimf: return put<float>(std::fdim(arg(m, 0).f, arg(m, 1).f));
+    case Builtin::ldexp:
+    case Builtin::scalbn:
+      return put<double>(std::ldexp(arg(m, 0).d, static_cast<int>(arg(m, 1).i)));
+    case Builtin::ldexpf:
+    case Builtin::scalbnf:
+      return put<float>(std::ldexp(arg(m, 0).f, static_cast<int>(arg(m, 1).i)));
+    case Builtin::frexp:
+    case Builtin::frexpf: {
+      int e = 0;
+      Scalar r = id == Builtin::frexp ? put<double>(std::frexp(arg(m, 0).d, &e))
+                                      : put<float>(std::frexp(arg(m, 0).f, &e));
+      int32_t e32 = e;
+      std::memcpy(m.memory.at(arg(m, 1).u, 4, loc, true), &e32, 4);
+      return r;
+    }
+    case Builtin::modf: {
+      double ip = 0;
+      double r = std::modf(arg(m, 0).d, &ip);
+      std::memcpy(m.memory.at(arg(m, 1).u, 8, loc, true), &ip, 8);
+      return put<double>(r);
+    }
+    case Builtin::modff: {
+      float ip = 0;
+      float r = std::modf(arg(m, 0).f, &ip);
+      std::memcpy(m.memory.at(arg(m, 1).u, 4, loc, true), &ip, 4);
+      return put<float>(r);
+    }
+    case Builtin::lround: return put<int64_t>(std::lround(arg(m, 0).d));
+    case Builtin::lroundf: return put<int64_t>(std::lround(arg(m, 0).f));
+    case Builtin::ilogb: return put<int32_t>(std::ilogb(arg(m, 0).d));
+    case Builtin::ilogbf: return put<int32_t>(std::ilogb(arg(m, 0).f));
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace brook::host_detail
