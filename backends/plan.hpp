@@ -79,6 +79,8 @@ struct PlanArg {
   std::vector<std::byte> value;  // Constant: the value in C layout of the parameter type
   bool gather_from_host = false;
   HostArray host;                // Gather from a host array
+  // Output: a vout (§12) when >= 0: the pushes allowed per invocation (0: any).
+  int vout_bound = -1;
   // Gather: extents the indices clamp to (the view's or the host array's).
   const Extents& gather_extents() const { return gather_from_host ? host.extents : view.extents; }
 };

@@ -325,6 +325,7 @@ MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg
       case ast::ParamKind::Out:
         pa.role = ArgRole::Output;
         pa.view = a.stream;
+        pa.vout_bound = p.vout_bound;
         pa.map = align(a.stream.extents, plan.domain, false);
         break;
       case ast::ParamKind::Gather:
@@ -438,6 +439,8 @@ std::string describe(const MapPlan& plan) {
       case ArgRole::Iter:
       case ArgRole::Output:
         out << " " << view_text(a.view) << " index " << map_text(a.map);
+        if (a.vout_bound == 0) out << " vout []";
+        if (a.vout_bound > 0) out << " vout [" << a.vout_bound << "]";
         break;
       case ArgRole::Gather:
         if (a.gather_from_host) {

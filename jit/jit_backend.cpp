@@ -85,6 +85,18 @@ class JitBackend final : public Backend {
   }
 
   void run_map(const MapPlan& plan) override;
+  std::vector<std::vector<std::byte>> run_map_vout(const MapPlan& plan) override {
+    std::vector<VoutBuffer> buffers;
+    vouts_ = &buffers;
+    try {
+      run_map(plan);
+    } catch (...) {
+      vouts_ = nullptr;
+      throw;
+    }
+    vouts_ = nullptr;
+    return join_vouts(plan, buffers);
+  }
   void run_reduce(const ReducePlan& plan, std::span<std::byte> result) override;
   void run_gather_scatter(const GatherScatterPlan& plan) override;
 
@@ -207,6 +219,7 @@ class JitBackend final : public Backend {
     if (st.failed) throw PlanError{st.error_loc, st.error};
   }
 
+  std::vector<VoutBuffer>* vouts_ = nullptr;  // set during run_map_vout
   JitOptions options_;
   JitCompiler compiler_;
   ThreadPool pool_;
@@ -297,6 +310,9 @@ void JitBackend::run_map(const MapPlan& plan) {
   LaunchState state;
   state.output = &options_.output;
   state.file = plan.loc.file;
+  state.vouts = vouts_;  // run_map_vout's buffers (jit/vout.cpp)
+  state.rank = static_cast<int64_t>(domain.size());
+  for (size_t d = 0; d < domain.size(); ++d) state.domain[d] = domain[d];
   Launch launch;
   for (size_t d = 0; d < domain.size(); ++d) launch.domain[d] = domain[d];
   launch.args = rts.data();

@@ -40,7 +40,8 @@ bool side_effect_free(const ast::Expr& e) {
     }
     case K::Call: {
       const auto* c = e.as<ast::CallExpr>();
-      if (c->target != ast::CallTarget::Builtin || static_cast<Builtin>(c->builtin) == Builtin::printf) return false;
+      if (c->target != ast::CallTarget::Builtin || static_cast<Builtin>(c->builtin) == Builtin::printf ||
+          static_cast<Builtin>(c->builtin) == Builtin::push) return false;
       for (const auto& a : c->args)
         if (!pure(a)) return false;
       return true;
@@ -523,6 +524,7 @@ SV Gen::builtin(const ast::CallExpr& e) {
   const Builtin id = static_cast<Builtin>(e.builtin);
   const auto& info = stdlib::builtin_info(id);
   if (id == Builtin::printf) outside("printf");
+  if (id == Builtin::push) outside("push");
   if (id == Builtin::instance) {
     SV out{{}, e.type};
     const int D = static_cast<int>(pos.size());

@@ -345,6 +345,10 @@ struct ParamDecl : DeclOf<DeclKind::Param> {
   const Type* type = nullptr;
   int gather_rank = 0;
   int index = 0;  // position in the parameter list
+  // A variable output (§12), pkind Out: `vout [N]` gives N, `vout []` 0; -1 otherwise.
+  int vout_bound = -1;
+  // Brook+'s scatter output `out T a[]` (§12), pkind Out with gather_rank dims.
+  bool scatter = false;
 };
 
 enum class FuncKind : uint8_t { Host, Kernel, Reduce };

@@ -476,6 +476,9 @@ void StreamRuntime::run_kernel(interp::Machine&, const ast::FuncDecl& kernel, co
   }
   MapPlan plan = Scheduler::plan_map(kernel, cargs, loc);
   show(describe(plan));
+  for (const PlanArg& a : plan.args) {
+    if (a.vout_bound >= 0) return run_vout_kernel(plan, args, loc);
+  }
   backend_->run_map(plan);
 }
 

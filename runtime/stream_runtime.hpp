@@ -87,6 +87,9 @@ class StreamRuntime : public StreamHost {
                   std::span<StreamArg> args, SourceLoc loc);
   void run_reduction(interp::Machine& m, const ast::FuncDecl& reducer, const ast::CallExpr& call,
                      std::span<StreamArg> args, SourceLoc loc);
+  // A launch with vout outputs (§12): runs it, then gives each vout stream
+  // its pushed elements and new extents (runtime/stream_vout.cpp).
+  void run_vout_kernel(const MapPlan& plan, std::span<StreamArg> args, SourceLoc loc);
 
   std::unique_ptr<Backend> backend_;
   std::function<void(std::string_view)> plan_output_;

@@ -470,6 +470,43 @@ def reduce_to_stream(s, t, f, at=None):
 
 
 # ---------------------------------------------------------------------------
+# Variable outputs (§12)
+
+INF = F(float("inf"))
+
+
+def vout_launch(domain, ins, body, bound=0, at=None):
+    """A call whose only output is a vout over `domain` (its extents): body(inv,
+    *input_values) returns the list of values it pushes. The result is 1-D of
+    length n, or <ceil(n / W), W> for a 2-D domain of width W, padded with
+    +infinity in every component."""
+    dom = canon(domain)
+    before = [s.snapshot() for s in ins]
+    pushed = []
+    for pos in positions(dom):
+        inv = Invocation(pos, dom, before, len(domain))
+        vals = body(inv, *[s.get(resample(pos, dom, s.ext, len(domain), s.rank)) for s in before])
+        if bound and len(vals) > bound:
+            raise BrookError("kernel '%s' pushed more values to '%s' in one invocation than 'vout [%d]' allows" % (
+                at[1], at[2], bound), at[0])
+        pushed.extend(vals)
+    n = len(pushed)
+    if len(dom) == 2:
+        w = dom[1]
+        rows = (n + w - 1) // w
+        if pushed and isinstance(pushed[0], tuple):
+            pad = tuple(INF for _ in pushed[0])
+        else:
+            pad = INF
+        s = Stream([rows, w])
+        s.data = pushed + [pad] * (rows * w - n)
+        return s
+    s = Stream([n])
+    s.data = pushed
+    return s
+
+
+# ---------------------------------------------------------------------------
 # Gather and scatter operators (§8)
 
 
@@ -678,6 +715,54 @@ def test(name):
         return fn
     return register
 
+
+
+# --- §12 compatibility forms ------------------------------------------------
+
+
+def show_size(out, s):
+    out.printf("%d %d %d %d\n", *stream_size(s))
+
+
+@test("s12_vout_filter")
+def _(out):
+    a = from_list([8], fl([3, -1, 4, -1, 5, -9, 2, 6]))
+    o = vout_launch([8], [a], lambda inv, x: [x] if x > F(0) else [])
+    out.stream_print(o)
+    show_size(out, o)
+    t = vout_launch([8], [a], lambda inv, x: [x, x * F(10)] if x > F(3) else [x], bound=2)
+    out.stream_print(t)
+    show_size(out, t)
+    z = vout_launch([4], [Stream([4])], lambda inv, x: [x] if x > F(0) else [])
+    show_size(out, z)
+    big = from_list([10000], fl(range(10000)))
+    sv = vout_launch([10000], [big], lambda inv, x: [x] if float(x) % 7 == 0 else [])
+    ok = all(float(v) == 7 * k for k, v in enumerate(sv.data)) and len(sv.data) == 1429
+    out.printf("%d in order: %d\n", stream_size(sv)[0], 1 if ok else 0)
+
+
+@test("s12_vout_2d")
+def _(out):
+    a = from_list([3, 4], [F(r * 10 + c) for r in range(3) for c in range(4)])
+
+    def even(inv, x):
+        p = inv.indexof_in(0)
+        return [x] if (float(p[0]) + float(p[1])) % 2 == 0 else []
+    o = vout_launch([3, 4], [a], even)
+    out.stream_print(o)
+    show_size(out, o)
+    p = vout_launch([3, 4], [a], lambda inv, x: [(x, -x)] if inv.indexof_in(0)[0] == F(3) else [], bound=1)
+    out.stream_print(p)
+    show_size(out, p)
+
+
+@test("s12_vout_bound_error")
+def _(out):
+    a = from_list([3], fl([0, 1, 2]))
+    out.printf("before\n")
+    vout_launch([3], [a], lambda inv, x: [x, x] if x > F(1) else [x], bound=1,
+                at=("many(a, o);", "many", "o"))
+    out.printf("not reached\n")
 
 
 # --- §4 streams -------------------------------------------------------------
