@@ -724,6 +724,27 @@ def show_size(out, s):
     out.printf("%d %d %d %d\n", *stream_size(s))
 
 
+@test("s12_const_array_mask")
+def _(out):
+    a = from_list([4, 4], fl(range(16)))
+    o = Stream([4, 4])
+
+    def conv(mask):
+        def body(inv, cur):
+            col, row = inv.indexof_out()[0], inv.indexof_out()[1]
+            s = F(0)
+            for i in (-1, 0, 1):
+                for j in (-1, 0, 1):
+                    # a[p + float2(j, i)]: a float (column, row) index
+                    s = s + F(mask[i + 1][j + 1]) * gather_v(a, (col + F(j), row + F(i)))
+            return [s]
+        return body
+    launch([o], [], conv([[0, 0, 0], [0, 0, 1], [0, 0, 0]]))
+    out.stream_print(o)
+    launch([o], [], conv([[1, 2, 1], [2, 4, 2], [1, 2, 1]]))
+    out.stream_print(o)
+
+
 @test("s12_vout_filter")
 def _(out):
     a = from_list([8], fl([3, -1, 4, -1, 5, -9, 2, 6]))
