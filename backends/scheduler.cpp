@@ -1,5 +1,7 @@
 #include "backends/scheduler.hpp"
 
+#include "backends/instance.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -414,6 +416,17 @@ GatherScatterPlan Scheduler::plan_gather_scatter(bool is_scatter, const StreamVi
   plan.builtin_op = builtin_op;
   plan.op = op;
   return plan;
+}
+
+std::array<int32_t, 4> instance_offset(const MapPlan& plan) {
+  std::array<int32_t, 4> off{0, 0, 0, 0};
+  for (const PlanArg& a : plan.args) {
+    if (a.role != ArgRole::Output) continue;
+    const size_t r = a.view.offset.size();
+    for (size_t j = 0; j < r && j < 4; ++j) off[j] = static_cast<int32_t>(a.view.offset[r - 1 - j]);
+    break;
+  }
+  return off;
 }
 
 uint64_t Scheduler::host_bytes(const StreamView& view) {

@@ -131,8 +131,12 @@ RV Codegen::builtin(const ast::CallExpr& e) {
     return {nullptr, e.type};
   }
   if (id == Builtin::instance) {
-    Value* v = b.CreateLoad(llvm::FixedVectorType::get(b.getInt32Ty(), 4), fn->ctx);
-    return {v, e.type};
+    // The domain position plus the first output's view offset (§5).
+    auto* v4 = llvm::FixedVectorType::get(b.getInt32Ty(), 4);
+    Value* v = b.CreateLoad(v4, fn->ctx);
+    Value* launch = b.CreateLoad(b.getPtrTy(), byte_gep(fn->ctx, kCtxLaunch));
+    Value* off = b.CreateAlignedLoad(v4, byte_gep(launch, kLaunchInstanceOffset), llvm::Align(4));
+    return {b.CreateAdd(v, off), e.type};
   }
   std::vector<RV> args;
   for (const auto& a : e.args) args.push_back(rvalue(*a));

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "backends/instance.hpp"
 #include "backends/interrupt.hpp"
 #include "jit/abi.hpp"
 #include "jit/codegen.hpp"
@@ -318,6 +319,8 @@ void JitBackend::run_map(const MapPlan& plan) {
   launch.args = rts.data();
   launch.state = &state;
   launch.interrupt = &interrupt_requested;
+  const std::array<int32_t, 4> ioff = instance_offset(plan);
+  for (size_t j = 0; j < 4; ++j) launch.instance_offset[j] = ioff[j];
   const int64_t cols = domain.back();
   int64_t rows = 1;
   for (size_t d = 0; d + 1 < domain.size(); ++d) rows *= domain[d];

@@ -5,6 +5,7 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include "jit/abi.hpp"
 #include "jit/spmd_impl.hpp"
 
 namespace brook::jit::spmd {
@@ -529,10 +530,12 @@ SV Gen::builtin(const ast::CallExpr& e) {
     SV out{{}, e.type};
     const int D = static_cast<int>(pos.size());
     for (int d = 0; d < 4; ++d) {
+      // Plus the first output's view offset (§5), the same for every lane.
+      Value* off = b.CreateAlignedLoad(b.getInt32Ty(), cg.byte_gep(launch_ptr, kLaunchInstanceOffset + 4 * d), llvm::Align(4));
       int src = D - 1 - d;
-      if (src < 0) out.c.push_back(b.getInt32(0));
-      else if (src == D - 1) out.c.push_back(b.CreateTrunc(lanes, lane_type(b.getInt32Ty())));
-      else out.c.push_back(b.CreateTrunc(pos[static_cast<size_t>(src)], b.getInt32Ty()));
+      if (src < 0) out.c.push_back(off);
+      else if (src == D - 1) out.c.push_back(b.CreateAdd(b.CreateTrunc(lanes, lane_type(b.getInt32Ty())), b.CreateVectorSplat(W, off)));
+      else out.c.push_back(b.CreateAdd(b.CreateTrunc(pos[static_cast<size_t>(src)], b.getInt32Ty()), off));
     }
     return out;
   }

@@ -1,5 +1,7 @@
 #include "backends/interp/interp_backend.hpp"
 
+#include "backends/instance.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -169,6 +171,8 @@ void InterpBackend::run_map(const MapPlan& plan) {
     return mv.data + mv.arg->view.storage_index(view_pos) * static_cast<int64_t>(mv.size);
   };
   context_.invocation = 0;
+  const std::array<int32_t, 4> ioff = instance_offset(plan);
+  for (size_t j = 0; j < 4; ++j) context_.instance_offset[j] = ioff[j];
   do {
     invoke_body(
         *fn, plan.loc,

@@ -38,6 +38,7 @@ struct KernelContext {
   int64_t invocation = 0;                  // row-major index of the running invocation
   const ast::FuncDecl* kernel = nullptr;   // for messages
   SourceLoc call_loc;                      // the launch, where vout errors are reported
+  int32_t instance_offset[4] = {0, 0, 0, 0};  // instance(): the first output's view offset
 };
 
 }  // namespace brook::interp

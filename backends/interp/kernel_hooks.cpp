@@ -106,6 +106,9 @@ struct InstanceNode : Node {
     for (size_t j = 0; j < ctx->rank && j < 4; ++j) {
       out.c[j] = put<int32_t>(static_cast<int32_t>(ctx->pos[ctx->rank - 1 - j]));
     }
+    for (size_t j = 0; j < 4; ++j) {
+      out.c[j] = put<int32_t>(static_cast<int32_t>(out.c[j].i + ctx->instance_offset[j]));
+    }
   }
 };
 

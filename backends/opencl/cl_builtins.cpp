@@ -81,7 +81,10 @@ std::string ClPrinter::builtin(const CallExpr& e) {
   std::string S = m_.type_name(s0);
   auto lit = [&](const char* v) { return "(" + S + ")" + v; };
   switch (id) {
-    case Builtin::instance: return "brook_pos";
+    case Builtin::instance:
+      // Plus the first output's view offset (§5); map_source defines it first.
+      m_.helper("brook_ioff_default", [] { return "#ifndef BROOK_IOFF\n#define BROOK_IOFF ((int4)(0))\n#endif\n"; });
+      return "(brook_pos + BROOK_IOFF)";
     case Builtin::abs:
       if (s0->is_floating()) return call("fabs");
       if (!s0->is_signed()) return args[0];

@@ -270,6 +270,15 @@ class View(Stream):
         self.base.set(tuple(p + o for p, o in zip(pos, self.off)), v)
 
 
+def view_offset(s):
+    """The offset of a view's first element in its underlying stream."""
+    off = (0,) * len(s.ext)
+    while isinstance(s, View):
+        off = tuple(a + b for a, b in zip(off, s.off))
+        s = s.base
+    return off
+
+
 def from_list(extents, values):
     """A stream filled row-major from a Python list (streamRead from a host array)."""
     s = Stream(extents)
@@ -318,15 +327,17 @@ def stream_size(s):
 class Invocation:
     """What a kernel body can ask about its invocation."""
 
-    def __init__(self, pos, domain, inputs, rank=None):
+    def __init__(self, pos, domain, inputs, rank=None, offset=()):
+        self.offset = offset
         self.pos = pos
         self.domain = domain
         self.rank = rank
         self._inputs = inputs
 
     def instance(self):
-        """Brook+'s instance(): the invocation's position as int4 (column first)."""
-        return xy(self.pos)
+        """Brook+'s instance(): the invocation's position as int4 (column first),
+        in the first output's stream: a domain's offset is included."""
+        return tuple(a + b for a, b in zip(xy(self.pos), xy(self.offset)))
 
     def indexof_out(self):
         """indexof on an output: the invocation's position, as float4."""
@@ -353,7 +364,7 @@ def launch(outs, ins, body, at=None):
     before = [s.snapshot() for s in ins]
     results = []
     for pos in positions(domain):
-        inv = Invocation(pos, domain, before, outs[0].rank)
+        inv = Invocation(pos, domain, before, outs[0].rank, view_offset(outs[0]))
         in_vals = [s.get(resample(pos, domain, s.ext, outs[0].rank, s.rank)) for s in before]
         cur = [o.get(pos) for o in outs]
         results.append((pos, body(inv, *in_vals, *cur)))
@@ -743,6 +754,18 @@ def _(out):
     out.stream_print(o)
     launch([o], [], conv([[1, 2, 1], [2, 4, 2], [1, 2, 1]]))
     out.stream_print(o)
+
+
+@test("s5_instance_view")
+def _(out):
+    q = Stream([3, 4])
+    launch([q.domain((1, 1), (3, 3))], [], lambda inv, cur: [inv.instance()[0] + inv.instance()[1] * 100])
+    for r in range(3):
+        out.printf("%d %d %d %d\n", *[int(q.get((r, c))) for c in range(4)])
+    src = from_list([2], fl([1.5, 2.5]))
+    b = Stream([6])
+    launch([b.domain(2, 5)], [src], lambda inv, x, cur: [x * F(inv.instance()[0])])
+    out.stream_print(b)
 
 
 @test("s12_vout_filter")
