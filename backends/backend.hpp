@@ -35,6 +35,11 @@ class Backend {
 
   // Run a kernel launch. Errors are thrown as PlanError (a runtime error at its loc).
   virtual void run_map(const MapPlan& plan) = 0;
+  // A launch with vout outputs (§12, PlanArg::vout_bound >= 0): runs like
+  // run_map and returns, for each vout argument in parameter order, the pushed
+  // elements in row-major invocation order and push order within an
+  // invocation. More pushes than a bound allows is a PlanError at plan.loc.
+  virtual std::vector<std::vector<std::byte>> run_map_vout(const MapPlan& plan);
   // Run a reduction. To a stream: writes plan.output. To a host value: writes
   // the folded value (plan.input.elem->size bytes) into `result`.
   virtual void run_reduce(const ReducePlan& plan, std::span<std::byte> result) = 0;

@@ -15,3 +15,13 @@ std::vector<std::string> built_backends() {
 }
 
 }  // namespace brook
+
+#include "backends/backend.hpp"
+
+namespace brook {
+
+std::vector<std::vector<std::byte>> Backend::run_map_vout(const MapPlan& plan) {
+  throw PlanError{plan.loc, "vout outputs are not supported on the '" + std::string(name()) + "' backend"};
+}
+
+}  // namespace brook

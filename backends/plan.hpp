@@ -94,6 +94,8 @@ struct PlanArg {
   bool gather_from_host = false;
   HostArray host;                // Gather from a host array
   int copy = -1;                 // index into the plan's `copies` whose `to` `view` is
+  // Output: a vout (§12) when >= 0: the pushes allowed per invocation (0: any).
+  int vout_bound = -1;
   // Gather: extents the indices clamp to (the view's or the host array's).
   const Extents& gather_extents() const { return gather_from_host ? host.extents : view.extents; }
 };

@@ -1,5 +1,7 @@
 #include "backends/scheduler.hpp"
 
+#include "backends/instance.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -448,6 +450,7 @@ MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg
       case ast::ParamKind::Out:
         pa.role = ArgRole::Output;
         pa.view = a.stream;
+        pa.vout_bound = p.vout_bound;
         pa.map = align(a.stream.extents, plan.domain, false);
         break;
       case ast::ParamKind::Gather:
@@ -540,6 +543,17 @@ GatherScatterPlan Scheduler::plan_gather_scatter(bool is_scatter, const StreamVi
   return plan;
 }
 
+std::array<int32_t, 4> instance_offset(const MapPlan& plan) {
+  std::array<int32_t, 4> off{0, 0, 0, 0};
+  for (const PlanArg& a : plan.args) {
+    if (a.role != ArgRole::Output) continue;
+    const size_t r = a.view.offset.size();
+    for (size_t j = 0; j < r && j < 4; ++j) off[j] = static_cast<int32_t>(a.view.offset[r - 1 - j]);
+    break;
+  }
+  return off;
+}
+
 uint64_t Scheduler::host_bytes(const StreamView& view) {
   return static_cast<uint64_t>(element_count(view.extents)) * (view.elem ? view.elem->size : 0);
 }
@@ -565,6 +579,8 @@ std::string describe(const MapPlan& plan) {
       case ArgRole::Iter:
       case ArgRole::Output:
         out << " " << view_text(a.view) << " index " << map_text(a.map);
+        if (a.vout_bound == 0) out << " vout []";
+        if (a.vout_bound > 0) out << " vout [" << a.vout_bound << "]";
         break;
       case ArgRole::Gather:
         if (a.gather_from_host) {

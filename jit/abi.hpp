@@ -42,10 +42,14 @@ struct Launch {
   // and before every row of a slice (a set flag returns); the backend then
   // throws Interrupted, so the half-written outputs are never reported.
   const std::atomic<bool>* interrupt = nullptr;
+  // instance() adds this to the domain position: the first output's view
+  // offset (x = last dimension), backends/instance.hpp.
+  int32_t instance_offset[4] = {};
 };
-inline constexpr int64_t kLaunchArgs = 32, kLaunchState = 40, kLaunchInterrupt = 48;
+inline constexpr int64_t kLaunchArgs = 32, kLaunchState = 40, kLaunchInterrupt = 48, kLaunchInstanceOffset = 56;
 static_assert(offsetof(Launch, args) == kLaunchArgs && offsetof(Launch, state) == kLaunchState &&
-              offsetof(Launch, interrupt) == kLaunchInterrupt);
+              offsetof(Launch, interrupt) == kLaunchInterrupt &&
+              offsetof(Launch, instance_offset) == kLaunchInstanceOffset);
 static_assert(sizeof(std::atomic<bool>) == 1 && std::atomic<bool>::is_always_lock_free);
 
 // Per-invocation context passed to every kernel body function.

@@ -119,9 +119,24 @@ RV Codegen::builtin(const ast::CallExpr& e) {
   const Builtin id = static_cast<Builtin>(e.builtin);
   const auto& info = stdlib::builtin_info(id);
   if (id == Builtin::printf) return printf_call(e);
+  if (id == Builtin::push) {
+    // push(e) (§12): brook_jit_push(ctx, parameter, &e, sizeof e).
+    const auto* n = e.args.at(0)->as<ast::NameExpr>();
+    const auto* p = n && n->decl ? n->decl->as<ast::ParamDecl>() : nullptr;
+    if (!p) unsupported(e.loc, "'push' of something other than a vout parameter");
+    LV lv = lvalue(*e.args[0]);
+    auto hook = mod.getOrInsertFunction(
+        "brook_jit_push", llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), b.getInt64Ty(), b.getPtrTy(), b.getInt64Ty()}, false));
+    b.CreateCall(hook, {fn->ctx, i64(p->index), lv.ptr, i64(static_cast<int64_t>(e.args[0]->type->size))});
+    return {nullptr, e.type};
+  }
   if (id == Builtin::instance) {
-    Value* v = b.CreateLoad(llvm::FixedVectorType::get(b.getInt32Ty(), 4), fn->ctx);
-    return {v, e.type};
+    // The domain position plus the first output's view offset (§5).
+    auto* v4 = llvm::FixedVectorType::get(b.getInt32Ty(), 4);
+    Value* v = b.CreateLoad(v4, fn->ctx);
+    Value* launch = b.CreateLoad(b.getPtrTy(), byte_gep(fn->ctx, kCtxLaunch));
+    Value* off = b.CreateAlignedLoad(v4, byte_gep(launch, kLaunchInstanceOffset), llvm::Align(4));
+    return {b.CreateAdd(v, off), e.type};
   }
   std::vector<RV> args;
   for (const auto& a : e.args) args.push_back(rvalue(*a));

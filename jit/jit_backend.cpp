@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "backends/host_pool.hpp"
+#include "backends/instance.hpp"
 #include "backends/interrupt.hpp"
 #include "jit/abi.hpp"
 #include "jit/codegen.hpp"
@@ -85,6 +86,18 @@ class JitBackend final : public Backend {
   }
 
   void run_map(const MapPlan& plan) override;
+  std::vector<std::vector<std::byte>> run_map_vout(const MapPlan& plan) override {
+    std::vector<VoutBuffer> buffers;
+    vouts_ = &buffers;
+    try {
+      run_map(plan);
+    } catch (...) {
+      vouts_ = nullptr;
+      throw;
+    }
+    vouts_ = nullptr;
+    return join_vouts(plan, buffers);
+  }
   void run_reduce(const ReducePlan& plan, std::span<std::byte> result) override;
   void run_gather_scatter(const GatherScatterPlan& plan) override;
 
@@ -258,6 +271,7 @@ class JitBackend final : public Backend {
     if (st.failed) throw PlanError{st.error_loc, st.error};
   }
 
+  std::vector<VoutBuffer>* vouts_ = nullptr;  // set during run_map_vout
   JitOptions options_;
   JitCompiler compiler_;
   ThreadPool pool_;
@@ -341,11 +355,16 @@ void JitBackend::run_map(const MapPlan& plan) {
   LaunchState state;
   state.output = &options_.output;
   state.file = plan.loc.file;
+  state.vouts = vouts_;  // run_map_vout's buffers (jit/vout.cpp)
+  state.rank = static_cast<int64_t>(domain.size());
+  for (size_t d = 0; d < domain.size(); ++d) state.domain[d] = domain[d];
   Launch launch;
   for (size_t d = 0; d < domain.size(); ++d) launch.domain[d] = domain[d];
   launch.args = rts.data();
   launch.state = &state;
   launch.interrupt = &interrupt_requested;
+  const std::array<int32_t, 4> ioff = instance_offset(plan);
+  for (size_t j = 0; j < 4; ++j) launch.instance_offset[j] = ioff[j];
   const int64_t cols = domain.back();
   int64_t rows = 1;
   for (size_t d = 0; d + 1 < domain.size(); ++d) rows *= domain[d];

@@ -5,6 +5,7 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include "jit/abi.hpp"
 #include "jit/spmd_impl.hpp"
 
 namespace brook::jit::spmd {
@@ -40,7 +41,8 @@ bool side_effect_free(const ast::Expr& e) {
     }
     case K::Call: {
       const auto* c = e.as<ast::CallExpr>();
-      if (c->target != ast::CallTarget::Builtin || static_cast<Builtin>(c->builtin) == Builtin::printf) return false;
+      if (c->target != ast::CallTarget::Builtin || static_cast<Builtin>(c->builtin) == Builtin::printf ||
+          static_cast<Builtin>(c->builtin) == Builtin::push) return false;
       for (const auto& a : c->args)
         if (!pure(a)) return false;
       return true;
@@ -610,14 +612,17 @@ SV Gen::builtin(const ast::CallExpr& e) {
   const Builtin id = static_cast<Builtin>(e.builtin);
   const auto& info = stdlib::builtin_info(id);
   if (id == Builtin::printf) outside("printf");
+  if (id == Builtin::push) outside("push");
   if (id == Builtin::instance) {
     SV out{{}, e.type};
     const int D = static_cast<int>(pos.size());
     for (int d = 0; d < 4; ++d) {
+      // Plus the first output's view offset (§5), the same for every lane.
+      Value* off = b.CreateAlignedLoad(b.getInt32Ty(), cg.byte_gep(launch_ptr, kLaunchInstanceOffset + 4 * d), llvm::Align(4));
       int src = D - 1 - d;
-      if (src < 0) out.c.push_back(b.getInt32(0));
-      else if (src == D - 1) out.c.push_back(b.CreateTrunc(lanes, lane_type(b.getInt32Ty())));
-      else out.c.push_back(b.CreateTrunc(pos[static_cast<size_t>(src)], b.getInt32Ty()));
+      if (src < 0) out.c.push_back(off);
+      else if (src == D - 1) out.c.push_back(b.CreateAdd(b.CreateTrunc(lanes, lane_type(b.getInt32Ty())), b.CreateVectorSplat(W, off)));
+      else out.c.push_back(b.CreateAdd(b.CreateTrunc(pos[static_cast<size_t>(src)], b.getInt32Ty()), off));
     }
     return out;
   }

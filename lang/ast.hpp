@@ -357,6 +357,10 @@ struct ParamDecl : DeclOf<DeclKind::Param> {
   // against the argument's at each call (empty: any shape).
   std::vector<ExprPtr> extents;
   bool stream_pointer = false;
+  // A variable output (§12), pkind Out: `vout [N]` gives N, `vout []` 0; -1 otherwise.
+  int vout_bound = -1;
+  // Brook+'s scatter output `out T a[]` (§12), pkind Out with gather_rank dims.
+  bool scatter = false;
 };
 
 enum class FuncKind : uint8_t { Host, Kernel, Reduce };

@@ -175,6 +175,11 @@ bool Parser::brook_specifier_at(size_t ahead) const {
   // Bounded: each step looks one token further, and the token list is finite.
   for (size_t i = ahead + 1;; ++i) {
     Tok next = tok(i).kind;
+    // `vout [N] T e<>` / `vout [] T e<>` (§12): skip the bound.
+    if (next == Tok::l_square && tok(i - 1).kind == Tok::kw_vout) {
+      while (tok(i).kind != Tok::r_square && tok(i).kind != Tok::eof) ++i;
+      continue;
+    }
     if (is_brook_keyword(next) || next == Tok::kw_static || next == Tok::kw_extern ||
         next == Tok::kw_inline || next == Tok::kw_typedef)
       continue;
@@ -296,7 +301,10 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
       case Tok::kw_kernel: case Tok::kw_reduce: case Tok::kw_out: case Tok::kw_iter:
       case Tok::kw_vout:
         if (!brook_specifier_at() && !kernel_after_type(spec.has_type || k.any())) break;
-        if (t.kind == Tok::kw_vout) fail_here("'vout' outputs are not supported yet");
+        if (t.kind == Tok::kw_vout) {
+          parse_vout_bound(spec);
+          continue;
+        }
         spec.is_kernel |= t.kind == Tok::kw_kernel;
         spec.is_reduce |= t.kind == Tok::kw_reduce;
         spec.is_out |= t.kind == Tok::kw_out;
@@ -625,6 +633,22 @@ std::string base_type_text(const TypeSyntax& ts) {
 }
 }  // namespace
 
+// `vout [N]` or `vout []` (§12): the pushes allowed per invocation, 0 for any.
+void Parser::parse_vout_bound(DeclSpec& spec) {
+  advance();  // vout
+  spec.is_out = true;
+  spec.vout_bound = 0;
+  if (!accept(Tok::l_square)) fail_here("expected '[' after 'vout': write 'vout [] T e<>' or 'vout [N] T e<>'");
+  if (at(Tok::int_literal)) {
+    const Token& n = advance();
+    if (n.int_value == 0 || n.int_value > (1u << 30)) fail(n.loc, "the bound of 'vout [N]' must be a positive integer");
+    spec.vout_bound = static_cast<int>(n.int_value);
+  } else if (!at(Tok::r_square)) {
+    fail_here("the bound of 'vout [N]' must be an integer literal");
+  }
+  if (!accept(Tok::r_square)) fail_here("expected ']' after the bound of 'vout'");
+}
+
 std::unique_ptr<ParamDecl> Parser::parse_param(FuncKind fkind, int index) {
   SourceLoc start = tok().loc;
   DeclSpec spec = parse_decl_specifiers(nullptr);
@@ -667,7 +691,10 @@ std::unique_ptr<ParamDecl> Parser::parse_param(FuncKind fkind, int index) {
   // Report (without abandoning the declaration) an out/reduce parameter that is
   // not written as a stream: sema cannot tell `out float y` from `out float y<>`.
   // `reduce float r` (no `<>`) is BrookGPU's spelling of `reduce float r<>`.
-  if (spec.is_out && !is_stream) {
+  if (spec.is_out && !is_stream && !ts.array_dims.empty() && spec.vout_bound < 0) {
+    diags_.error(param->loc, "'out " + base_type_text(ts) + " " + param->name +
+                                 "[]' (Brook+ scatter outputs) is not supported yet");
+  } else if (spec.is_out && !is_stream) {
     const char* word = "out";
     diags_.error(param->loc, std::string("'") + word + "' parameter '" + param->name +
                                  "' must be a stream: declare it '" + word + " " +
@@ -681,6 +708,7 @@ std::unique_ptr<ParamDecl> Parser::parse_param(FuncKind fkind, int index) {
   else if (!ts.array_dims.empty()) param->pkind = ParamKind::Gather;
   else param->pkind = ParamKind::Const;
   if (param->pkind == ParamKind::Gather) param->gather_rank = static_cast<int>(ts.array_dims.size());
+  if (param->pkind == ParamKind::Out) param->vout_bound = spec.vout_bound;
   param->type_syntax = std::move(ts);
   param->index = index;
   return param;

@@ -25,6 +25,7 @@ struct DeclSpec {
   bool is_typedef = false, is_static = false, is_extern = false;
   bool is_kernel = false, is_reduce = false, is_out = false, is_iter = false;
   bool has_type = false;
+  int vout_bound = -1;  // `vout [N]` (§12): N, `vout []`: 0
 };
 
 class Parser {
@@ -101,6 +102,8 @@ class Parser {
   // --- expressions (parser_expr.cpp)
   ast::ExprPtr parse_expr();
   ast::ExprPtr parse_assign();
+  void parse_vout_bound(DeclSpec& spec);
+  void reject_work_group_forms();
   ast::ExprPtr parse_conditional();
   ast::ExprPtr parse_binary(int min_prec);
   ast::ExprPtr parse_unary();

@@ -101,6 +101,19 @@ const Type* Sema::Impl::check_builtin(CallExpr& c, const stdlib::BuiltinName& b)
     case Sig::Instance:
       if (!check_arity(c, 0, false, "'" + c.callee + "'")) return err();
       return types.vector(types.int_type(), 4);
+    case Sig::Push: {
+      // push(e): e must name a `vout` parameter of the kernel (§12).
+      if (!check_arity(c, 1, false, "'" + c.callee + "'")) return err();
+      const Type* t = check_expr(c.args[0]);
+      if (t->is_error()) return err();
+      auto* n = c.args[0]->as<NameExpr>();
+      auto* p = n && n->decl ? n->decl->as<ParamDecl>() : nullptr;
+      if (!p || p->vout_bound < 0) {
+        error(c.args[0]->loc, "'push' needs a 'vout' parameter of the kernel");
+        return err();
+      }
+      return types.void_type();
+    }
     default:
       return check_math_builtin(c, info, b.force_float);
   }

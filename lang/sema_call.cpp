@@ -90,6 +90,8 @@ const Type* Sema::Impl::check_call(CallExpr& c) {
   check_args_only(c);
   if (d)
     error(callee_loc(c), "'" + c.callee + "' is not a function");
+  else if (c.callee == "syncGroup" || c.callee == "instanceInGroup")
+    error(callee_loc(c), "'" + c.callee + "()' (Brook+ work-groups) is not supported");
   else
     error(callee_loc(c), "unknown function '" + c.callee + "'");
   return err();

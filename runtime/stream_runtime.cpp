@@ -514,6 +514,9 @@ void StreamRuntime::run_kernel(interp::Machine&, const ast::FuncDecl& kernel, co
   }
   MapPlan plan = Scheduler::plan_map(kernel, cargs, loc);
   if (plan_output_) show(describe(plan));  // describe only when someone reads it (--dump-plans)
+  for (const PlanArg& a : plan.args) {
+    if (a.vout_bound >= 0) return run_vout_kernel(plan, args, loc);
+  }
   if (!profile_) {
     backend_->run_map(plan);
     return;

@@ -101,6 +101,9 @@ class StreamRuntime : public StreamHost {
   void charge_launch(const std::string& name, Profile::Clock::time_point t0, double overhead0,
                      int64_t elements, uint64_t bytes);
   double* transfer_timer(uint64_t bytes);
+  // A launch with vout outputs (§12): runs it, then gives each vout stream
+  // its pushed elements and new extents (runtime/stream_vout.cpp).
+  void run_vout_kernel(const MapPlan& plan, std::span<StreamArg> args, SourceLoc loc);
 
   std::unique_ptr<Backend> backend_;
   std::function<void(std::string_view)> plan_output_;

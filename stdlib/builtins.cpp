@@ -87,6 +87,7 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     math(B::clz, "clz", Sig::IntUnary, "", "", "clz"),
     plain(B::ctz, "ctz", Sig::IntUnary),  // ctz is OpenCL 2.0 only
     plain(B::instance, "instance", Sig::Instance, Where::kernel),
+    plain(B::push, "push", Sig::Push, Where::kernel),
     plain(B::streamRead, "streamRead", Sig::Stream, Where::host),
     plain(B::streamWrite, "streamWrite", Sig::Stream, Where::host),
     plain(B::streamSwap, "streamSwap", Sig::Stream, Where::host),

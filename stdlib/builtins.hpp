@@ -23,6 +23,8 @@ enum class Builtin : uint16_t {
   popcount, clz, ctz,
   // Kernel only: the invocation's position as int4 (Brook+).
   instance,
+  // Kernel only: push(e) appends e's value to a vout output (§12).
+  push,
   // Stream operations (host only).
   streamRead, streamWrite, streamSwap, streamPrint, streamSize, streamGatherOp, streamScatterOp,
   // Host C library.
@@ -66,6 +68,7 @@ enum class Sig : uint8_t {
   AnyAll,        // int any(genT), int all(genT): nonzero components
   IntUnary,      // genI f(genI): popcount, clz, ctz on 32- or 64-bit integers
   Instance,      // int4 instance()
+  Push,          // void push(e), e a `vout` parameter
   Stream,        // a stream operation; sema checks each one by name
   Prototype,     // host library: a fixed C prototype, see BuiltinInfo::prototype
 };

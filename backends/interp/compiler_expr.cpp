@@ -433,7 +433,7 @@ NodePtr Compiler::call(const CallExpr& e) {
         return make_fail(e.callee_loc.valid() ? e.callee_loc : e.loc,
                          "'" + e.callee + "' is not available here");
       }
-      if (info.sig == stdlib::Sig::Instance) {
+      if (info.sig == stdlib::Sig::Instance || info.sig == stdlib::Sig::Push) {
         if (kernel_) return kernel_->kernel_builtin(e, *this);
         return make_fail(e.loc, "'instance()' is only available in kernels");
       }

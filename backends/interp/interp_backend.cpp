@@ -1,5 +1,7 @@
 #include "backends/interp/interp_backend.hpp"
 
+#include "backends/instance.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -173,6 +175,9 @@ void InterpBackend::run_map(const MapPlan& plan) {
     for (size_t d = 0; d < map.size() && d < 8; ++d) view_pos[d] = map[d].apply(pos.data());
     return mv.data + mv.arg->view.storage_index(view_pos) * static_cast<int64_t>(mv.size);
   };
+  context_.invocation = 0;
+  const std::array<int32_t, 4> ioff = instance_offset(plan);
+  for (size_t j = 0; j < 4; ++j) context_.instance_offset[j] = ioff[j];
   do {
     invoke_body(
         *fn, plan.loc,
@@ -186,7 +191,32 @@ void InterpBackend::run_map(const MapPlan& plan) {
         [&](uint8_t* frame) {
           for (const Moving& out : outputs) std::memcpy(locate(out), frame + out.offset, out.size);
         });
+    ++context_.invocation;
   } while (next_position(pos, plan.domain));
+}
+
+std::vector<std::vector<std::byte>> InterpBackend::run_map_vout(const MapPlan& plan) {
+  // Invocations run one after another in row-major order: each push appends.
+  std::vector<interp::VoutSink> sinks(plan.kernel->params.size());
+  for (const PlanArg& a : plan.args) {
+    if (a.vout_bound >= 0 && static_cast<size_t>(a.param) < sinks.size()) sinks[static_cast<size_t>(a.param)].bound = a.vout_bound;
+  }
+  interp::KernelContext saved = context_;
+  context_.vouts = &sinks;
+  context_.kernel = plan.kernel;
+  context_.call_loc = plan.loc;
+  try {
+    run_map(plan);
+  } catch (...) {
+    context_ = saved;
+    throw;
+  }
+  context_ = saved;
+  std::vector<std::vector<std::byte>> out;
+  for (const PlanArg& a : plan.args) {
+    if (a.vout_bound >= 0) out.push_back(std::move(sinks[static_cast<size_t>(a.param)].bytes));
+  }
+  return out;
 }
 
 void InterpBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result) {

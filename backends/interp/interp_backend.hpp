@@ -29,6 +29,7 @@ class InterpBackend : public Backend {
   void write_view(const StreamView& view, std::span<const std::byte> host) override;
   void read_view(const StreamView& view, std::span<std::byte> host) override;
   void run_map(const MapPlan& plan) override;
+  std::vector<std::vector<std::byte>> run_map_vout(const MapPlan& plan) override;
   void run_reduce(const ReducePlan& plan, std::span<std::byte> result) override;
   void run_gather_scatter(const GatherScatterPlan& plan) override;
 

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "backends/plan.hpp"
 
@@ -19,11 +20,25 @@ struct BoundStream {
   const std::byte* data = nullptr;  // the storage (or host array bytes) it reads
 };
 
+// Where push(e) appends for one vout parameter (§12). Invocations run in
+// row-major order, so appending keeps the spec's order.
+struct VoutSink {
+  int bound = -1;                 // -1: not a vout; 0: any number of pushes
+  std::vector<std::byte> bytes;   // the pushed elements so far
+  int64_t invocation = -1;        // the invocation `count` belongs to
+  int count = 0;
+};
+
 struct KernelContext {
   const int64_t* pos = nullptr;  // domain position, slowest first
   size_t rank = 0;
   const BoundStream* bound = nullptr;  // indexed by parameter
   size_t bound_count = 0;
+  std::vector<VoutSink>* vouts = nullptr;  // indexed by parameter; null without vouts
+  int64_t invocation = 0;                  // row-major index of the running invocation
+  const ast::FuncDecl* kernel = nullptr;   // for messages
+  SourceLoc call_loc;                      // the launch, where vout errors are reported
+  int32_t instance_offset[4] = {0, 0, 0, 0};  // instance(): the first output's view offset
 };
 
 }  // namespace brook::interp

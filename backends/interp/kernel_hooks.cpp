@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "backends/interp/builders.hpp"
+#include "backends/scheduler.hpp"
 #include "backends/interp/stmt_nodes.hpp"
 #include "stdlib/builtins.hpp"
 #include "stdlib/format.hpp"
@@ -105,6 +106,38 @@ struct InstanceNode : Node {
     for (size_t j = 0; j < ctx->rank && j < 4; ++j) {
       out.c[j] = put<int32_t>(static_cast<int32_t>(ctx->pos[ctx->rank - 1 - j]));
     }
+    for (size_t j = 0; j < 4; ++j) {
+      out.c[j] = put<int32_t>(static_cast<int32_t>(out.c[j].i + ctx->instance_offset[j]));
+    }
+  }
+};
+
+// push(e) (§12): appends e's current value to its vout's sink.
+struct PushNode : Node {
+  KernelContext* ctx;
+  int param = 0;
+  std::string name;
+  uint64_t size = 0;
+  NodePtr place;
+  Scalar eval(Machine& m) override {
+    if (!ctx->vouts || static_cast<size_t>(param) >= ctx->vouts->size()) {
+      throw RuntimeError{loc, "'push' can only run in a kernel launched from the host"};
+    }
+    VoutSink& s = (*ctx->vouts)[static_cast<size_t>(param)];
+    if (s.invocation != ctx->invocation) {
+      s.invocation = ctx->invocation;
+      s.count = 0;
+    }
+    if (s.bound > 0 && s.count >= s.bound) {
+      throw PlanError{ctx->call_loc, "kernel '" + (ctx->kernel ? ctx->kernel->name : std::string("?")) +
+                                         "' pushed more values to '" + name + "' in one invocation than 'vout [" +
+                                         std::to_string(s.bound) + "]' allows"};
+    }
+    ++s.count;
+    const uint8_t* p = place->raw(m, false);
+    const auto* b = reinterpret_cast<const std::byte*>(p);
+    s.bytes.insert(s.bytes.end(), b, b + size);
+    return Scalar{};
   }
 };
 
@@ -287,7 +320,19 @@ NodePtr KernelNodes::indexof(const ast::IndexofExpr& e, Compiler&) {
   return n;
 }
 
-NodePtr KernelNodes::kernel_builtin(const ast::CallExpr& e, Compiler&) {
+NodePtr KernelNodes::kernel_builtin(const ast::CallExpr& e, Compiler& c) {
+  if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::push && e.args.size() == 1) {
+    const ast::ParamDecl* p = param_named(*e.args[0]);
+    if (!p || p->vout_bound < 0) return make_fail(e.loc, "'push' needs a 'vout' parameter of the kernel");
+    auto n = std::make_unique<PushNode>();
+    n->loc = e.loc;
+    n->ctx = ctx_;
+    n->param = p->index;
+    n->name = p->name;
+    n->size = e.args[0]->type->size;
+    n->place = c.place(*e.args[0]);
+    return n;
+  }
   if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::instance) {
     auto n = std::make_unique<InstanceNode>();
     n->loc = e.loc;

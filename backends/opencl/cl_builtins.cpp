@@ -57,10 +57,14 @@ std::string ClPrinter::componentwise(const std::string& fname, const Type* resul
   return vname;
 }
 
+void reserve_helper(ClModule& m);
+std::string push_record(ClModule& m, const CallExpr& e, const std::string& place);
+
 std::string ClPrinter::builtin(const CallExpr& e) {
   auto id = static_cast<Builtin>(e.builtin);
   const stdlib::BuiltinInfo& info = stdlib::builtin_info(id);
   if (id == Builtin::printf) return printf_call(e);
+  if (id == Builtin::push) return push_record(m_, e, expr(*e.args.at(0)));
   std::vector<const Type*> types;
   std::vector<std::string> args;
   for (const ExprPtr& a : e.args) {
@@ -77,7 +81,10 @@ std::string ClPrinter::builtin(const CallExpr& e) {
   std::string S = m_.type_name(s0);
   auto lit = [&](const char* v) { return "(" + S + ")" + v; };
   switch (id) {
-    case Builtin::instance: return "brook_pos";
+    case Builtin::instance:
+      // Plus the first output's view offset (§5); map_source defines it first.
+      m_.helper("brook_ioff_default", [] { return "#ifndef BROOK_IOFF\n#define BROOK_IOFF ((int4)(0))\n#endif\n"; });
+      return "(brook_pos + BROOK_IOFF)";
     case Builtin::abs:
       if (s0->is_floating()) return call("fabs");
       if (!s0->is_signed()) return args[0];
@@ -178,6 +185,42 @@ std::string ClPrinter::builtin(const CallExpr& e) {
   throw Unsupported{e.loc, "'" + e.callee + "' is not available inside kernels"};
 }
 
+// brook_reserve: n words of brook_pbuf for one record, or ~0 when full.
+void reserve_helper(ClModule& m) {
+  m.helper("brook_reserve", [] {
+    return "static uint brook_reserve(__global uint* b, uint n) {\n"
+           "  uint at = atomic_add(b, n);\n"
+           "  return (at + n + 1 <= BROOK_PBUF_WORDS) ? at + 1 : 0xffffffffu;\n}\n";
+  });
+}
+
+// push(e) (§12): a record like printf's ([site, words, pos.w..pos.x]) whose
+// payload is e's bytes; the host orders records by position (row-major) and,
+// within one invocation, by the order its pushes reserved them.
+std::string push_record(ClModule& m, const CallExpr& e, const std::string& place) {
+  const auto* n = e.args.at(0)->as<NameExpr>();
+  const auto* p = n && n->decl ? n->decl->as<ParamDecl>() : nullptr;
+  if (!p || p->vout_bound < 0) throw Unsupported{e.loc, "'push' needs a 'vout' parameter of the kernel"};
+  ClModule::PrintfSite site;
+  site.loc = e.loc;
+  site.vout_param = p->index;
+  site.vout_size = static_cast<uint32_t>(e.args[0]->type->size);
+  const size_t id = m.printf_sites.size();
+  m.printf_sites.push_back(site);
+  m.uses_printf = true;
+  reserve_helper(m);
+  std::string w = std::to_string(6 + (site.vout_size + 3) / 4);
+  return "({ uint brook_at = brook_reserve(brook_pbuf, " + w + "u);\n"
+         "  if (brook_at != 0xffffffffu) {\n"
+         "    brook_pbuf[brook_at] = " + std::to_string(id) + "u; brook_pbuf[brook_at + 1] = " + w + "u;\n"
+         "    brook_pbuf[brook_at + 2] = (uint)brook_pos.w; brook_pbuf[brook_at + 3] = (uint)brook_pos.z;\n"
+         "    brook_pbuf[brook_at + 4] = (uint)brook_pos.y; brook_pbuf[brook_at + 5] = (uint)brook_pos.x;\n"
+         "    __private const uchar* brook_src = (__private const uchar*)&" + place + ";\n"
+         "    __global uchar* brook_dst = (__global uchar*)(brook_pbuf + brook_at + 6);\n"
+         "    for (uint brook_k = 0; brook_k < " + std::to_string(site.vout_size) + "u; ++brook_k) brook_dst[brook_k] = brook_src[brook_k];\n"
+         "  }\n  0; })";
+}
+
 std::string ClPrinter::printf_call(const CallExpr& e) {
   // Each call appends a record to brook_pbuf: [site, words, pos.w, pos.z,
   // pos.y, pos.x, then two words per argument]; the host formats it.
@@ -239,11 +282,7 @@ std::string ClPrinter::printf_call(const CallExpr& e) {
   m_.uses_printf = true;
   // The record is written inline (a statement expression, which PoCL's clang
   // accepts), so arguments keep their types and evaluation order.
-  m_.helper("brook_reserve", [] {
-    return "static uint brook_reserve(__global uint* b, uint n) {\n"
-           "  uint at = atomic_add(b, n);\n"
-           "  return (at + n + 1 <= BROOK_PBUF_WORDS) ? at + 1 : 0xffffffffu;\n}\n";
-  });
+  reserve_helper(m_);
   std::string w = std::to_string(words);
   std::string code = "({ uint brook_at = brook_reserve(brook_pbuf, " + w + "u);\n"
                      "  if (brook_at != 0xffffffffu) {\n"

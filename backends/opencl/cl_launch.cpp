@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "backends/instance.hpp"
 #include "backends/opencl/cl_printer.hpp"
 #include "stdlib/builtins.hpp"
 
@@ -93,6 +94,11 @@ std::string map_key(const MapPlan& plan) {
                   (narrow_ok(plan) ? "n" : "w") + (exact_ok(plan) ? "x" : "f") + (flat_ok(plan) ? "l" : "");
   k += " u";
   for (const auto& [access, inside] : unclamped_accesses(plan)) k += inside ? "1" : "0";
+  const std::array<int32_t, 4> ioff = instance_offset(plan);
+  if (ioff != std::array<int32_t, 4>{0, 0, 0, 0}) {
+    k += " io";
+    for (int32_t o : ioff) k += " " + std::to_string(o);
+  }
   for (const PlanArg& a : plan.args) {
     k += " " + std::to_string(static_cast<int>(a.role));
     const Type* e = a.role == ArgRole::Gather && a.gather_from_host ? a.host.elem : a.view.elem;
@@ -107,6 +113,13 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
   m.exact_positions = exact_ok(plan);
   for (const auto& [access, inside] : unclamped_accesses(plan))
     if (inside) m.unclamped.insert({access.gather, access.index});
+  const std::array<int32_t, 4> ioff = instance_offset(plan);
+  if (ioff != std::array<int32_t, 4>{0, 0, 0, 0}) {
+    m.helper("brook_ioff", [&] {
+      return "#define BROOK_IOFF ((int4)(" + std::to_string(ioff[0]) + ", " + std::to_string(ioff[1]) + ", " +
+             std::to_string(ioff[2]) + ", " + std::to_string(ioff[3]) + "))\n";
+    });
+  }
   ClPrinter pr(m);
   const FuncDecl& k = def_of(*plan.kernel);
   std::string fn = pr.function(k);

@@ -75,6 +75,10 @@ class ClModule {
     std::string format;
     std::vector<char> kinds;  // per argument: 'i' int, 'u' uint, 'l' long, 'L' ulong, 'f' float, 'd' double, 's' string
     std::vector<std::string> strings;  // string literal arguments, by index
+    // push(e) (§12) shares the record buffer: a vout site carries the
+    // parameter and the element's bytes instead of printf arguments.
+    int vout_param = -1;
+    uint32_t vout_size = 0;
   };
   std::vector<PrintfSite> printf_sites;
 

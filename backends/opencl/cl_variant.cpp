@@ -149,7 +149,7 @@ bool uses_position(const FuncDecl& fn, std::set<const FuncDecl*>& seen) {
         if (!c) return;
         if (c->target == CallTarget::Builtin) {
           auto b = static_cast<stdlib::Builtin>(c->builtin);
-          if (b == stdlib::Builtin::instance || b == stdlib::Builtin::printf) uses = true;
+          if (b == stdlib::Builtin::instance || b == stdlib::Builtin::printf || b == stdlib::Builtin::push) uses = true;
         } else if (c->func && uses_position(*c->func, seen)) {
           uses = true;
         }

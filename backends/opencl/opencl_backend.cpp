@@ -82,6 +82,44 @@ class OpenCLBackend final : public Backend {
 
   std::string_view name() const override { return "opencl"; }
 
+  // vout (§12): push records share the printf buffer; one launch, then the
+  // records are ordered by invocation on the host (opencl::vout_records).
+  std::vector<std::vector<std::byte>> run_map_vout(const MapPlan& plan) override {
+    std::vector<uint32_t> words;
+    vout_words_ = &words;
+    vout_overflow_ = false;
+    try {
+      run_map(plan);
+    } catch (...) {
+      vout_words_ = nullptr;
+      throw;
+    }
+    vout_words_ = nullptr;
+    if (vout_overflow_) {
+      throw PlanError{plan.loc, "kernel '" + plan.kernel->name + "' pushed more values than the OpenCL record buffer holds (" +
+                                    std::to_string(opencl::kPrintfWords * 4) + " bytes)"};
+    }
+    std::vector<int> params, bounds;
+    for (const PlanArg& a : plan.args) {
+      if (a.vout_bound < 0) continue;
+      params.push_back(a.param);
+      bounds.push_back(a.vout_bound);
+    }
+    const ast::FuncDecl& k = plan.kernel->definition ? *plan.kernel->definition : *plan.kernel;
+    const Compiled& c = compile(opencl::map_key(plan), k.name, plan.loc, "kernel '" + plan.kernel->name + "'",
+                                [&](ClModule& m) { return opencl::map_source(plan, m); });
+    std::string which;
+    auto out = opencl::vout_records(*c.module, words, params, bounds, which);
+    if (!which.empty()) {
+      size_t i = std::stoul(which);
+      throw PlanError{plan.loc, "kernel '" + plan.kernel->name + "' pushed more values to '" +
+                                    plan.kernel->params[static_cast<size_t>(params[i])]->name +
+                                    "' in one invocation than 'vout [" + std::to_string(bounds[i]) + "]' allows"};
+    }
+    out.resize(params.size());
+    return out;
+  }
+
   // Buffers come from a pool of size classes (backends/host_pool.hpp's), so a
   // stream declared in a loop reuses one buffer; it is zeroed on the device.
   StorageId allocate(uint64_t bytes) override {
@@ -231,10 +269,15 @@ class OpenCLBackend final : public Backend {
     if (!c.module->uses_printf) return;
     cl_uint count = 0;
     rt_.queue().enqueueReadBuffer(pbuf_, CL_TRUE, 0, sizeof count, &count);
+    const bool overflow = count > opencl::kPrintfWords - 1;
     count = std::min<cl_uint>(count, opencl::kPrintfWords - 1);
     std::vector<uint32_t> words(count + 1);
     if (count) rt_.queue().enqueueReadBuffer(pbuf_, CL_TRUE, 0, words.size() * sizeof(uint32_t), words.data());
     words[0] = count;
+    if (vout_words_) {  // run_map_vout reads the push records
+      *vout_words_ = words;
+      vout_overflow_ = overflow;
+    }
     std::string text;
     try {
       text = opencl::format_printf_records(*c.module, words);
@@ -282,6 +325,8 @@ class OpenCLBackend final : public Backend {
   StorageId next_ = 1;
   std::map<std::string, Compiled> compiled_;
   cl::Buffer pbuf_;
+  std::vector<uint32_t>* vout_words_ = nullptr;  // set during run_map_vout
+  bool vout_overflow_ = false;
 
   friend struct GatherArgs;
 };

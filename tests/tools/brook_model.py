@@ -270,6 +270,15 @@ class View(Stream):
         self.base.set(tuple(p + o for p, o in zip(pos, self.off)), v)
 
 
+def view_offset(s):
+    """The offset of a view's first element in its underlying stream."""
+    off = (0,) * len(s.ext)
+    while isinstance(s, View):
+        off = tuple(a + b for a, b in zip(off, s.off))
+        s = s.base
+    return off
+
+
 def from_list(extents, values):
     """A stream filled row-major from a Python list (streamRead from a host array)."""
     s = Stream(extents)
@@ -318,15 +327,17 @@ def stream_size(s):
 class Invocation:
     """What a kernel body can ask about its invocation."""
 
-    def __init__(self, pos, domain, inputs, rank=None):
+    def __init__(self, pos, domain, inputs, rank=None, offset=()):
+        self.offset = offset
         self.pos = pos
         self.domain = domain
         self.rank = rank
         self._inputs = inputs
 
     def instance(self):
-        """Brook+'s instance(): the invocation's position as int4 (column first)."""
-        return xy(self.pos)
+        """Brook+'s instance(): the invocation's position as int4 (column first),
+        in the first output's stream: a domain's offset is included."""
+        return tuple(a + b for a, b in zip(xy(self.pos), xy(self.offset)))
 
     def indexof_out(self):
         """indexof on an output: the invocation's position, as float4."""
@@ -353,7 +364,7 @@ def launch(outs, ins, body, at=None):
     before = [s.snapshot() for s in ins]
     results = []
     for pos in positions(domain):
-        inv = Invocation(pos, domain, before, outs[0].rank)
+        inv = Invocation(pos, domain, before, outs[0].rank, view_offset(outs[0]))
         in_vals = [s.get(resample(pos, domain, s.ext, outs[0].rank, s.rank)) for s in before]
         cur = [o.get(pos) for o in outs]
         results.append((pos, body(inv, *in_vals, *cur)))
@@ -467,6 +478,43 @@ def reduce_to_stream(s, t, f, at=None):
         block = [src.get(tuple(oi * fi + bi for oi, fi, bi in zip(o, factor, b))[r - len(s.ext):])
                  for b in positions(factor)]
         t.set(o[r - len(t.ext):], fold(block, f))
+
+
+# ---------------------------------------------------------------------------
+# Variable outputs (§12)
+
+INF = F(float("inf"))
+
+
+def vout_launch(domain, ins, body, bound=0, at=None):
+    """A call whose only output is a vout over `domain` (its extents): body(inv,
+    *input_values) returns the list of values it pushes. The result is 1-D of
+    length n, or <ceil(n / W), W> for a 2-D domain of width W, padded with
+    +infinity in every component."""
+    dom = canon(domain)
+    before = [s.snapshot() for s in ins]
+    pushed = []
+    for pos in positions(dom):
+        inv = Invocation(pos, dom, before, len(domain))
+        vals = body(inv, *[s.get(resample(pos, dom, s.ext, len(domain), s.rank)) for s in before])
+        if bound and len(vals) > bound:
+            raise BrookError("kernel '%s' pushed more values to '%s' in one invocation than 'vout [%d]' allows" % (
+                at[1], at[2], bound), at[0])
+        pushed.extend(vals)
+    n = len(pushed)
+    if len(dom) == 2:
+        w = dom[1]
+        rows = (n + w - 1) // w
+        if pushed and isinstance(pushed[0], tuple):
+            pad = tuple(INF for _ in pushed[0])
+        else:
+            pad = INF
+        s = Stream([rows, w])
+        s.data = pushed + [pad] * (rows * w - n)
+        return s
+    s = Stream([n])
+    s.data = pushed
+    return s
 
 
 # ---------------------------------------------------------------------------
@@ -678,6 +726,87 @@ def test(name):
         return fn
     return register
 
+
+
+# --- §12 compatibility forms ------------------------------------------------
+
+
+def show_size(out, s):
+    out.printf("%d %d %d %d\n", *stream_size(s))
+
+
+@test("s12_const_array_mask")
+def _(out):
+    a = from_list([4, 4], fl(range(16)))
+    o = Stream([4, 4])
+
+    def conv(mask):
+        def body(inv, cur):
+            col, row = inv.indexof_out()[0], inv.indexof_out()[1]
+            s = F(0)
+            for i in (-1, 0, 1):
+                for j in (-1, 0, 1):
+                    # a[p + float2(j, i)]: a float (column, row) index
+                    s = s + F(mask[i + 1][j + 1]) * gather_v(a, (col + F(j), row + F(i)))
+            return [s]
+        return body
+    launch([o], [], conv([[0, 0, 0], [0, 0, 1], [0, 0, 0]]))
+    out.stream_print(o)
+    launch([o], [], conv([[1, 2, 1], [2, 4, 2], [1, 2, 1]]))
+    out.stream_print(o)
+
+
+@test("s5_instance_view")
+def _(out):
+    q = Stream([3, 4])
+    launch([q.domain((1, 1), (3, 3))], [], lambda inv, cur: [inv.instance()[0] + inv.instance()[1] * 100])
+    for r in range(3):
+        out.printf("%d %d %d %d\n", *[int(q.get((r, c))) for c in range(4)])
+    src = from_list([2], fl([1.5, 2.5]))
+    b = Stream([6])
+    launch([b.domain(2, 5)], [src], lambda inv, x, cur: [x * F(inv.instance()[0])])
+    out.stream_print(b)
+
+
+@test("s12_vout_filter")
+def _(out):
+    a = from_list([8], fl([3, -1, 4, -1, 5, -9, 2, 6]))
+    o = vout_launch([8], [a], lambda inv, x: [x] if x > F(0) else [])
+    out.stream_print(o)
+    show_size(out, o)
+    t = vout_launch([8], [a], lambda inv, x: [x, x * F(10)] if x > F(3) else [x], bound=2)
+    out.stream_print(t)
+    show_size(out, t)
+    z = vout_launch([4], [Stream([4])], lambda inv, x: [x] if x > F(0) else [])
+    show_size(out, z)
+    big = from_list([10000], fl(range(10000)))
+    sv = vout_launch([10000], [big], lambda inv, x: [x] if float(x) % 7 == 0 else [])
+    ok = all(float(v) == 7 * k for k, v in enumerate(sv.data)) and len(sv.data) == 1429
+    out.printf("%d in order: %d\n", stream_size(sv)[0], 1 if ok else 0)
+
+
+@test("s12_vout_2d")
+def _(out):
+    a = from_list([3, 4], [F(r * 10 + c) for r in range(3) for c in range(4)])
+
+    def even(inv, x):
+        p = inv.indexof_in(0)
+        return [x] if (float(p[0]) + float(p[1])) % 2 == 0 else []
+    o = vout_launch([3, 4], [a], even)
+    out.stream_print(o)
+    show_size(out, o)
+    p = vout_launch([3, 4], [a], lambda inv, x: [(x, -x)] if inv.indexof_in(0)[0] == F(3) else [], bound=1)
+    out.stream_print(p)
+    show_size(out, p)
+
+
+@test("s12_vout_bound_error")
+def _(out):
+    a = from_list([3], fl([0, 1, 2]))
+    out.printf("before\n")
+    vout_launch([3], [a], lambda inv, x: [x, x] if x > F(1) else [x], bound=1,
+                at=("many(a, o);", "many", "o"))
+    out.printf("not reached\n")
 
 
 # --- §4 streams -------------------------------------------------------------

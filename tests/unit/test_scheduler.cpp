@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "backends/instance.hpp"
 #include "backends/scheduler.hpp"
 
 using namespace brook;
@@ -187,6 +188,23 @@ TEST_CASE("reductions into targets with leading extents of 1") {
   args[1] = stream_arg({1, 4});
   CHECK(plan_error([&] { Scheduler::plan_reduce(*r, args, {}); }) ==
         "cannot reduce a <4, 6> stream to <4>: 6 is not a multiple of 4");
+}
+
+TEST_CASE("vout arguments are outputs with their bound; instance() offsets follow the first output") {
+  auto k = kernel({{ast::ParamKind::Input, "a"}, {ast::ParamKind::Out, "o"}});
+  k->params[1]->vout_bound = 3;
+  StreamView s = Scheduler::whole(2, nullptr, {4, 8});
+  int64_t start[2] = {2, 1}, end[2] = {6, 3};  // (column, row)
+  std::vector<CallArg> args{stream_arg({8}), stream_arg({4, 8}, 2)};
+  args[1].stream = Scheduler::domain(s, start, end, {});
+  MapPlan plan = Scheduler::plan_map(*k, args, {});
+  CHECK(plan.domain == Extents{2, 4});
+  CHECK(plan.args[1].role == ArgRole::Output);
+  CHECK(plan.args[1].vout_bound == 3);
+  CHECK(plan.args[0].vout_bound == -1);
+  CHECK(instance_offset(plan) == std::array<int32_t, 4>{2, 1, 0, 0});
+  args[1] = stream_arg({4, 8}, 2);
+  CHECK(instance_offset(Scheduler::plan_map(*k, args, {})) == std::array<int32_t, 4>{0, 0, 0, 0});
 }
 
 TEST_CASE("iterators use BrookGPU's lerp with its 1e-6 nudge") {
