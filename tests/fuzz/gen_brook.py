@@ -44,7 +44,8 @@ FEATURES = {
     "int_builtins": "abs min max clamp popcount clz ctz on int",
     "conversions": "casts between int, uint and float",
     "ternary": "?: with an int (comparison) condition",
-    "float_cond": "float values as conditions of ?: and if",
+    "float_cond": "float values as conditions of if and break/continue",
+    "float_ternary": "float values as conditions of ?:",
     "if": "if / else",
     "for_int": "for loops with int counters",
     "for_float": "for loops with float counters",
@@ -302,7 +303,7 @@ class Gen:
             a, b = self.compare(d - 1), self.compare(d - 1)
             return (f"({a[0]} {self.pick(['&&', '||'])} {b[0]})", (0, 1))
         if k == "tern":
-            c = self.cond(d - 1)
+            c = self.cond(d - 1, True)
             a, b = self.int_expr(d - 1), self.int_expr(d - 1)
             return (f"({c} ? {a[0]} : {b[0]})", (min(a[1][0], b[1][0]), max(a[1][1], b[1][1])))
         if k == "builtin":
@@ -369,9 +370,9 @@ class Gen:
         a, b = self.expr(ty, d - 1), self.expr(ty, d - 1)
         return (f"({a[0]} {self.pick(['<', '<=', '>', '>=', '==', '!='])} {b[0]})", (0, 1))
 
-    def cond(self, d):
+    def cond(self, d, ternary=False):
         """A scalar condition (C truthiness)."""
-        if self.on("float_cond") and self.chance(0.15):
+        if self.on("float_ternary" if ternary else "float_cond") and self.chance(0.15):
             return self.float_expr(d)[0]
         if self.chance(0.2):
             return self.int_expr(d)[0]
@@ -393,7 +394,7 @@ class Gen:
             t, m = self.fit_float(self.float_expr(d - 1), "float", FB)
             return (f"(uint)(fabs({t}))", None)
         if k == "tern" and self.on("ternary"):
-            return (f"({self.cond(d - 1)} ? {self.uint_expr(d - 1)[0]} : {self.uint_expr(d - 1)[0]})", None)
+            return (f"({self.cond(d - 1, True)} ? {self.uint_expr(d - 1)[0]} : {self.uint_expr(d - 1)[0]})", None)
         a, b = self.uint_expr(d - 1)[0], self.uint_expr(d - 1)[0]
         op = self.pick(["+", "-", "*", "&", "|", "^", "/", "%", "<<", ">>"])
         if op in ("/", "%"):
@@ -445,7 +446,7 @@ class Gen:
             return self.float_bin(self.float_expr(d - 1), self.float_expr(d - 1), self.pick("+-*/"))
         if k == "tern":
             a, b = self.float_expr(d - 1), self.float_expr(d - 1)
-            return (f"({self.cond(d - 1)} ? {a[0]} : {b[0]})", max(a[1], b[1]))
+            return (f"({self.cond(d - 1, True)} ? {a[0]} : {b[0]})", max(a[1], b[1]))
         if k == "conv":
             if self.on("uint") and self.chance(0.3):
                 return (f"(float)({self.uint_expr(d - 1)[0]})", 4.3e9)
@@ -538,7 +539,7 @@ class Gen:
             return self.float_bin(v, s, op, ty)
         if k == "tern":
             a, b = self.fvec_expr(n, d - 1), self.fvec_expr(n, d - 1)
-            return (f"({self.cond(d - 1)} ? {a[0]} : {b[0]})", max(a[1], b[1]))
+            return (f"({self.cond(d - 1, True)} ? {a[0]} : {b[0]})", max(a[1], b[1]))
         if k == "conv":
             t, r = self.ivec_expr(n, d - 1)
             form = self.pick([f"float{n}({t})", f"(float{n})({t})"])
@@ -607,7 +608,7 @@ class Gen:
             return (self.pick([f"int{n}({t})", f"(int{n})({t})"]), (-m, m))
         if k == "tern":
             a, b = self.ivec_expr(n, d - 1), self.ivec_expr(n, d - 1)
-            return (f"({self.cond(d - 1)} ? {a[0]} : {b[0]})",
+            return (f"({self.cond(d - 1, True)} ? {a[0]} : {b[0]})",
                     (min(a[1][0], b[1][0]), max(a[1][1], b[1][1])))
         return self.call_helper(ty, d)
 
