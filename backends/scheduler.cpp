@@ -445,6 +445,12 @@ MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg
         }
         pa.role = p.pkind == ast::ParamKind::Iter ? ArgRole::Iter : ArgRole::Input;
         pa.view = a.stream;
+        // An empty stream (a vout nobody pushed to, §12) has no element to
+        // resample; a call over an empty domain reads nothing.
+        if (element_count(a.stream.extents) == 0 && element_count(plan.domain) > 0) {
+          fail(loc, "input '" + p.name + "' of kernel '" + kernel.name + "' is an empty stream " +
+                        shape_text(a.stream.extents) + "; the call's domain is " + shape_text(plan.domain));
+        }
         pa.map = resample(a.stream, plan.domain, domain_rank);
         break;
       case ast::ParamKind::Out:
@@ -460,6 +466,10 @@ MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg
           pa.host = a.host;
         } else if (a.kind == CallArg::Kind::Stream) {
           pa.view = a.stream;
+          if (element_count(a.stream.extents) == 0 && element_count(plan.domain) > 0) {
+            fail(loc, "gather argument '" + p.name + "' of kernel '" + kernel.name + "' is an empty stream " +
+                          shape_text(a.stream.extents) + ": no element to gather");
+          }
         } else {
           fail(loc, "gather argument '" + p.name + "' needs a stream or an array");
         }
@@ -493,6 +503,10 @@ ReducePlan Scheduler::plan_reduce(const ast::FuncDecl& reducer, std::span<const 
       if (a.kind != CallArg::Kind::Stream) fail(loc, "the input of '" + reducer.name + "' needs a stream");
       plan.input_param = static_cast<int>(i);
       plan.input = a.stream;
+      // §7's fold starts from the first element: an empty stream has none.
+      if (element_count(a.stream.extents) == 0) {
+        fail(loc, "cannot reduce an empty stream " + shape_text(a.stream.extents) + " with '" + reducer.name + "'");
+      }
     } else if (p.pkind == ast::ParamKind::Reduce) {
       plan.reduce_param = static_cast<int>(i);
       if (a.kind == CallArg::Kind::Stream) {

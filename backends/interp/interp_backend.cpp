@@ -80,6 +80,7 @@ void InterpBackend::write_view(const StreamView& view, std::span<const std::byte
   std::byte* base = data(view.storage);
   const uint64_t size = view.elem->size;
   if (host.size() < Scheduler::host_bytes(view)) throw PlanError{{}, "internal error: host buffer too small"};
+  if (Scheduler::host_bytes(view) == 0) return;  // an empty stream (a vout nobody pushed to)
   std::vector<int64_t> pos(view.extents.size(), 0);
   size_t k = 0;
   do {
@@ -92,6 +93,7 @@ void InterpBackend::read_view(const StreamView& view, std::span<std::byte> host)
   const std::byte* base = data(view.storage);
   const uint64_t size = view.elem->size;
   if (host.size() < Scheduler::host_bytes(view)) throw PlanError{{}, "internal error: host buffer too small"};
+  if (Scheduler::host_bytes(view) == 0) return;  // an empty stream (a vout nobody pushed to)
   std::vector<int64_t> pos(view.extents.size(), 0);
   size_t k = 0;
   do {
@@ -135,6 +137,7 @@ void InterpBackend::invoke_body(CompiledFunction& fn, SourceLoc loc, Fill&& fill
 }
 
 void InterpBackend::run_map(const MapPlan& plan) {
+  if (element_count(plan.domain) == 0) return;  // over an empty stream: no invocation
   MachineGuard guard(machine_, context_);
   CompiledFunction* fn = compiler_.compile_body(plan.kernel);
   const size_t nparams = fn->param_offsets.size();
