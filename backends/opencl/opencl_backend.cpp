@@ -180,6 +180,24 @@ class OpenCLBackend final : public Backend {
   }
   // A plan's aliasing copies (plan.hpp's AliasCopy), device to device.
   std::vector<Storage> run_copies(const std::vector<AliasCopy>& copies, SourceLoc loc);
+  // One launch's alias copies (scheduler.cpp's rule): made on construction,
+  // handed back to the pool once the launch is enqueued (the queue is in order).
+  struct LaunchScratch {
+    OpenCLBackend& self;
+    SourceLoc loc;
+    std::vector<Storage> copies;
+    LaunchScratch(OpenCLBackend& backend, const std::vector<AliasCopy>& plan_copies, SourceLoc at)
+        : self(backend), loc(at), copies(backend.run_copies(plan_copies, at)) {}
+    LaunchScratch(const LaunchScratch&) = delete;
+    LaunchScratch& operator=(const LaunchScratch&) = delete;
+    ~LaunchScratch() {
+      for (Storage& x : copies) self.give_back(std::move(x));
+    }
+    // The buffer an argument reads: its copy when it has one, else its storage.
+    cl::Buffer buffer_of(const PlanArg& a) {
+      return a.copy >= 0 ? copies.at(static_cast<size_t>(a.copy)).buffer : self.storage(a.view.storage, loc).buffer;
+    }
+  };
   struct Compiled {
     std::unique_ptr<ClModule> module;
     cl::Program program;
@@ -476,17 +494,8 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
     // Arguments the scheduler found reading elements the call writes read a
     // copy made now (scheduler.cpp's aliasing rule); the scratch goes back
     // to the pool after the launch is enqueued (the queue is in order).
-    std::vector<Storage> scratch = run_copies(plan.copies, plan.loc);
-    struct GiveBack {
-      OpenCLBackend* self;
-      std::vector<Storage>& s;
-      ~GiveBack() {
-        for (Storage& x : s) self->give_back(std::move(x));
-      }
-    } give_back_scratch{this, scratch};
-    auto input_buffer = [&](const PlanArg& a) {
-      return a.copy >= 0 ? scratch.at(static_cast<size_t>(a.copy)).buffer : storage(a.view.storage, plan.loc).buffer;
-    };
+    LaunchScratch scratch(*this, plan.copies, plan.loc);
+    auto input_buffer = [&](const PlanArg& a) { return scratch.buffer_of(a); };
     set(printf_buffer());
     set(interrupt_.stop_buffer());
     std::vector<int64_t> dom = plan.domain;
@@ -543,17 +552,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
   const uint64_t S = t->size;
   try {
     std::vector<cl::Buffer> keep;
-    std::vector<Storage> scratch = run_copies(plan.copies, plan.loc);
-    struct GiveBack {
-      OpenCLBackend* self;
-      std::vector<Storage>& s;
-      ~GiveBack() {
-        for (Storage& x : s) self->give_back(std::move(x));
-      }
-    } give_back_scratch{this, scratch};
-    auto buffer_of = [&](const PlanArg& a) {
-      return a.copy >= 0 ? scratch.at(static_cast<size_t>(a.copy)).buffer : storage(a.view.storage, plan.loc).buffer;
-    };
+    LaunchScratch scratch(*this, plan.copies, plan.loc);
+    auto buffer_of = [&](const PlanArg& a) { return scratch.buffer_of(a); };
     auto extras = [&](ArgSetter& set) {
       for (const PlanArg& a : plan.extra) {
         set_extra(set, a, *f.params.at(static_cast<size_t>(a.param)), plan.loc, buffer_of,
@@ -572,8 +572,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     int64_t G = group(B), chunks = (B + G - 1) / G;
     // Partial results in pooled buffers: a reduction per launch (sgm_path's
     // per-column minimum) reuses them instead of creating buffers each time.
-    scratch.push_back(take(static_cast<uint64_t>(nout * chunks) * S));
-    cl::Buffer cur = scratch.back().buffer;
+    scratch.copies.push_back(take(static_cast<uint64_t>(nout * chunks) * S));
+    cl::Buffer cur = scratch.copies.back().buffer;
     cl::Event last;  // the latest pass: the host waits for it, watching for Ctrl-C
     begin_printf(c);
     {
@@ -581,7 +581,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       ArgSetter set{kern};
       set(printf_buffer());
       set(interrupt_.stop_buffer());
-      set(plan.input_copy >= 0 ? scratch.at(static_cast<size_t>(plan.input_copy)).buffer
+      set(plan.input_copy >= 0 ? scratch.copies.at(static_cast<size_t>(plan.input_copy)).buffer
                                : storage(in.storage, plan.loc).buffer);
       set(static_cast<cl_long>(base_of(in)));
       set(right4(in.extents, 1));
@@ -600,8 +600,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       int64_t n = chunks;
       G = group(n);
       chunks = (n + G - 1) / G;
-      scratch.push_back(take(static_cast<uint64_t>(nout * chunks) * S));
-      cl::Buffer next = scratch.back().buffer;
+      scratch.copies.push_back(take(static_cast<uint64_t>(nout * chunks) * S));
+      cl::Buffer next = scratch.copies.back().buffer;
       cl::Kernel& kern = c.kernel("brook_reduce_next");
       ArgSetter set{kern};
       set(printf_buffer());
