@@ -8,12 +8,30 @@
 #include <cstdlib>
 #include <set>
 
+#include "backends/limits.hpp"
+
 namespace brook::cli {
 
 namespace {
 
 const std::set<std::string> kCommands = {"run", "repl", "check", "emit", "devices", "bench"};
 const std::set<std::string> kStages = {"ast", "plan", "llvm", "opencl"};
+
+uint64_t parse_memory(const std::string& what, const std::string& text) {
+  uint64_t bytes = 0;
+  if (!parse_size(text, &bytes)) {
+    throw UsageError{what + " needs a size such as 512M or 4G (K, M, G, T: powers of 1024), not '" + text + "'"};
+  }
+  return bytes;
+}
+
+double parse_limit(const std::string& what, const std::string& text) {
+  double seconds = 0;
+  if (!parse_seconds(text, &seconds)) {
+    throw UsageError{what + " needs a positive number of seconds, not '" + text + "'"};
+  }
+  return seconds;
+}
 
 int parse_int(const std::string& option, const std::string& text) {
   int value = 0;
@@ -38,6 +56,10 @@ const OptionHelp kDumpPlansOption{"--dump-plans", "print each launch plan as it 
 const OptionHelp kDefineOption{"-D NAME[=VALUE]", "define a preprocessor macro"};
 const OptionHelp kIncludeOption{"-I DIR", "add DIR to the #include search path"};
 const OptionHelp kNoCacheOption{"--no-cache", "ignore the on-disk kernel cache (env BROOK_CACHE=0)"};
+const OptionHelp kMaxMemoryOption{"--max-memory SIZE",
+                                  "cap on streams plus host heap, e.g. 512M, 4G (env BROOK_MAX_MEMORY)"};
+const OptionHelp kTimeLimitOption{"--time-limit SECONDS",
+                                  "stop the program after this much wall time (env BROOK_TIME_LIMIT)"};
 const OptionHelp kHelpOption{"--help", "this text"};
 
 std::string option_lines(std::initializer_list<OptionHelp> options) {
@@ -53,7 +75,8 @@ std::string option_lines(std::initializer_list<OptionHelp> options) {
 
 std::string run_options() {
   return option_lines({kBackendOption, kDeviceOption, kThreadsOption, kProfileOption, kDumpPlansOption,
-                       kDefineOption, kIncludeOption, kNoCacheOption, kHelpOption});
+                       kDefineOption, kIncludeOption, kNoCacheOption, kMaxMemoryOption, kTimeLimitOption,
+                       kHelpOption});
 }
 
 }  // namespace
@@ -146,6 +169,15 @@ void check_environment(CommandLine& cl) {
       }
     }
   }
+  // The options win over the environment.
+  if (const char* env = std::getenv("BROOK_MAX_MEMORY"); env && *env) {
+    uint64_t bytes = parse_memory("environment variable BROOK_MAX_MEMORY", env);
+    if (cl.engine.max_memory == 0) cl.engine.max_memory = bytes;
+  }
+  if (const char* env = std::getenv("BROOK_TIME_LIMIT"); env && *env) {
+    double seconds = parse_limit("environment variable BROOK_TIME_LIMIT", env);
+    if (cl.engine.time_limit == 0) cl.engine.time_limit = seconds;
+  }
   if (const char* env = std::getenv("BROOK_PROFILE"); env && std::string(env) == "1") cl.engine.profile = true;
   if (const char* env = std::getenv("BROOK_CACHE"); env && std::string(env) == "0") {
     cl.engine.use_disk_cache = false;
@@ -206,7 +238,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
       inline_value = a.substr(a.find('=') + 1);
       a = a.substr(0, a.find('='));
-      if (a != "--backend" && a != "--device" && a != "--threads") {
+      if (a != "--backend" && a != "--device" && a != "--threads" && a != "--max-memory" && a != "--time-limit") {
         throw UsageError{"option '" + a + "' takes no value"};
       }
     }
@@ -222,6 +254,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       cl.engine.device = parse_int(a, value_of(a));
     } else if (a == "--threads") {
       cl.engine.threads = parse_int(a, value_of(a));
+    } else if (a == "--max-memory") {
+      cl.engine.max_memory = parse_memory("option '--max-memory'", value_of(a));
+    } else if (a == "--time-limit") {
+      cl.engine.time_limit = parse_limit("option '--time-limit'", value_of(a));
     } else if (a == "--profile") {
       cl.engine.profile = true;
     } else if (a == "--dump-plans") {

@@ -94,6 +94,8 @@ class Session {
     }
     e.device = o.device;
     e.threads = o.threads;
+    e.max_memory = o.max_memory;
+    e.time_limit = o.time_limit;
     e.repl = true;  // loading a kernel again replaces it
     e.preprocess.include_dirs = o.include_dirs;
     e.preprocess.defines = o.defines;

@@ -10,6 +10,7 @@
 
 #include "backends/backends.hpp"
 #include "backends/interp/compiler.hpp"
+#include "backends/limits.hpp"
 #include "runtime/backend_factory.hpp"
 #include "runtime/big_stack.hpp"
 #include "runtime/embed_values.hpp"
@@ -29,6 +30,9 @@ struct Engine::Impl {
         library(streams),
         compiler(machine, front.sources(), &library) {
     machine.out = &stdio;
+    budget.set_cap(options.max_memory);
+    machine.memory.set_budget(&budget);
+    streams.set_memory_budget(&budget);
     setup_files();
     setup_plan_output();
     if (options.profile) {
@@ -214,6 +218,8 @@ struct Engine::Impl {
       } catch (const RuntimeError& e) {
         report(e);
         status = 1;
+      } catch (const interp::Interrupted&) {
+        status = report_interrupt();
       } catch (const interp::ExitRequest& e) {
         status = e.status;
       } catch (const std::bad_alloc&) {
@@ -225,9 +231,24 @@ struct Engine::Impl {
       machine.depth = 0;
       machine.stack.release({0, 0});
     };
-    run_with_big_stack(body);
+    {
+      Watchdog limit(options.time_limit);
+      run_with_big_stack(body);
+    }
     machine.out->flush();
     return status;
+  }
+
+  // An Interrupted that reached the top: the time limit (a runtime error,
+  // status 1) or Ctrl-C (130, as a shell reports SIGINT).
+  int report_interrupt() {
+    if (time_limit_expired.load()) {
+      report(RuntimeError{{}, time_limit_message(options.time_limit)});
+      return 1;
+    }
+    machine.out->flush();
+    machine.out->write(2, "interrupted\n");
+    return 130;
   }
 
   // --- REPL entries ---
@@ -243,9 +264,7 @@ struct Engine::Impl {
         report(e);
         status = Engine::EntryStatus::runtime_error;
       } catch (const interp::Interrupted&) {
-        machine.out->flush();
-        machine.out->write(2, "interrupted\n");
-        status = Engine::EntryStatus::interrupted;
+        status = report_interrupt() == 1 ? Engine::EntryStatus::runtime_error : Engine::EntryStatus::interrupted;
       } catch (const interp::ExitRequest& e) {
         *exit_status = e.status;
         status = Engine::EntryStatus::exited;
@@ -258,7 +277,10 @@ struct Engine::Impl {
       machine.stack.release({0, 0});
     };
     interp::interrupt_requested.store(false);
-    run_with_big_stack(guarded);
+    {
+      Watchdog limit(options.time_limit);
+      run_with_big_stack(guarded);
+    }
     machine.out->flush();
     return status;
   }
@@ -441,6 +463,7 @@ struct Engine::Impl {
   // `streams`, whose initialiser reads it through choose_backend().
   bool fp_relaxed = false;
   FrontEnd front;
+  MemoryBudget budget;  // --max-memory: streams, scratch and the host heap together
   interp::Machine machine;
   StdioSink stdio;
   std::unique_ptr<CallbackSink> callback;

@@ -34,6 +34,12 @@ struct EngineOptions {
   // were one translation unit (the REPL).
   bool keep_macros = false;
   PreprocessOptions preprocess;
+  // --max-memory: bytes of stream storage, aliasing scratch and host heap a
+  // program may hold at once (0: no cap); going past it is a runtime error.
+  uint64_t max_memory = 0;
+  // --time-limit: wall seconds one run (`run`, one REPL entry, one embedding
+  // call) may take before it is stopped with a runtime error (0: none).
+  double time_limit = 0;
 };
 
 class Engine {

@@ -176,6 +176,10 @@ uint64_t StreamRuntime::create(interp::Machine&, const ast::VarDecl& decl,
   if (count > kMaxStreamBytes / elem->size || live_bytes_ + count * elem->size > kMaxLiveStreamBytes) {
     throw RuntimeError{decl.loc, "out of memory: stream '" + decl.name + "' " + shape_text(ext) + " is too large"};
   }
+  const uint64_t need = count * elem->size;
+  if (!budget_->charge(need)) {
+    throw RuntimeError{decl.loc, "out of memory: " + budget_->exceeded("stream '" + decl.name + "' " + shape_text(ext), need)};
+  }
   Record r;
   r.owner = true;
   try {
@@ -188,6 +192,7 @@ uint64_t StreamRuntime::create(interp::Machine&, const ast::VarDecl& decl,
     r.bytes = count * elem->size;
     live_bytes_ += r.bytes;
   } catch (const std::bad_alloc&) {
+    budget_->release(need);
     throw RuntimeError{decl.loc, "out of memory: stream '" + decl.name + "' " + shape_text(ext) + " is too large"};
   }
   if (decl.is_iter && init.size() == 2) {
@@ -284,6 +289,7 @@ void StreamRuntime::release(interp::Machine&, uint64_t handle) {
     ProfileTimer timer(profile_ ? &profile_->alloc_ms : nullptr);
     backend_->release(it->second.view.storage);
     live_bytes_ -= it->second.bytes;
+    budget_->release(it->second.bytes);
   }
   records_.erase(it);
 }
@@ -506,6 +512,29 @@ CallArg StreamRuntime::call_arg(const ast::ParamDecl& p, const StreamArg& a, con
   return c;
 }
 
+namespace {
+// A launch's aliasing scratch (the plan's AliasCopy entries) counts against
+// the memory budget while the launch runs.
+class ScratchCharge {
+ public:
+  ScratchCharge(MemoryBudget& budget, const std::vector<AliasCopy>& copies, const std::string& kernel, SourceLoc loc)
+      : budget_(budget) {
+    for (const AliasCopy& c : copies) bytes_ += Scheduler::host_bytes(c.to);
+    if (!budget_.charge(bytes_)) {
+      throw RuntimeError{loc, "out of memory: " + budget_.exceeded("the copy of an aliased argument of '" + kernel + "'",
+                                                                   bytes_)};
+    }
+  }
+  ~ScratchCharge() { budget_.release(bytes_); }
+  ScratchCharge(const ScratchCharge&) = delete;
+  ScratchCharge& operator=(const ScratchCharge&) = delete;
+
+ private:
+  MemoryBudget& budget_;
+  uint64_t bytes_ = 0;
+};
+}  // namespace
+
 void StreamRuntime::run_kernel(interp::Machine&, const ast::FuncDecl& kernel, const ast::CallExpr& call,
                                std::span<StreamArg> args, SourceLoc loc) {
   std::vector<CallArg> cargs(args.size());
@@ -517,6 +546,7 @@ void StreamRuntime::run_kernel(interp::Machine&, const ast::FuncDecl& kernel, co
   for (const PlanArg& a : plan.args) {
     if (a.vout_bound >= 0) return run_vout_kernel(plan, args, loc);
   }
+  ScratchCharge scratch(*budget_, plan.copies, kernel.name, loc);
   if (!profile_) {
     backend_->run_map(plan);
     return;
@@ -564,6 +594,7 @@ void StreamRuntime::run_reduction(interp::Machine&, const ast::FuncDecl& reducer
   ReducePlan plan = Scheduler::plan_reduce(reducer, cargs, loc);
   if (plan_output_) show(describe(plan));  // describe only when someone reads it (--dump-plans)
   std::vector<std::byte> result(plan.input.elem ? plan.input.elem->size : 0);
+  ScratchCharge scratch(*budget_, plan.copies, reducer.name, loc);
   const auto t0 = Profile::Clock::now();
   const double overhead0 = profile_ ? profile_->overhead_ms() : 0;
   backend_->run_reduce(plan, result);

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "backends/backend.hpp"
+#include "backends/limits.hpp"
 #include "runtime/stream_host.hpp"
 
 namespace brook {
@@ -61,6 +62,10 @@ class StreamRuntime : public StreamHost {
     backend_->set_profile(p);
   }
 
+  // Stream storage and aliasing scratch count against `budget` (--max-memory,
+  // shared with the host heap); unset: a budget of this runtime's own, uncapped.
+  void set_memory_budget(MemoryBudget* budget) { budget_ = budget; }
+
   uint64_t create(interp::Machine& m, const ast::VarDecl& decl, std::span<const int64_t> extents,
                   std::span<const StreamArg> init) override;
   void release(interp::Machine& m, uint64_t handle) override;
@@ -111,6 +116,8 @@ class StreamRuntime : public StreamHost {
   std::unordered_map<uint64_t, Record> records_;
   uint64_t next_handle_ = 1;
   uint64_t live_bytes_ = 0;
+  MemoryBudget own_budget_;
+  MemoryBudget* budget_ = &own_budget_;
 };
 
 }  // namespace brook

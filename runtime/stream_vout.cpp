@@ -57,6 +57,12 @@ void StreamRuntime::run_vout_kernel(const MapPlan& plan, std::span<StreamArg> ar
       while (static_cast<int64_t>(bytes.size() / es) < ext[0] * w) bytes.insert(bytes.end(), inf.begin(), inf.end());
     }
     const uint64_t size = static_cast<uint64_t>(element_count(ext)) * es;
+    budget_->release(r.bytes);
+    if (!budget_->charge(size)) {
+      budget_->charge(r.bytes);
+      const std::string& name = plan.kernel->params[static_cast<size_t>(a.param)]->name;
+      throw interp::RuntimeError{loc, "out of memory: " + budget_->exceeded("the vout output '" + name + "'", size)};
+    }
     StorageId fresh = backend_->allocate(size);
     StreamView v = Scheduler::whole(fresh, elem, ext, r.view.is_iter);
     if (size) backend_->write_view(v, bytes);

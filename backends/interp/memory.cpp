@@ -1,6 +1,9 @@
 #include "backends/interp/memory.hpp"
 
 #include <cstring>
+#include <new>
+
+#include "backends/limits.hpp"
 
 namespace brook::interp {
 
@@ -12,9 +15,17 @@ uint32_t Memory::allocate(uint64_t size, ObjectKind kind, SourceLoc loc) {
     throw RuntimeError{loc, "out of memory: cannot allocate " + std::to_string(size) + " bytes"};
   }
   if (objects_.size() >= UINT32_MAX) throw RuntimeError{loc, "out of memory: too many objects"};
+  if (kind == ObjectKind::heap && budget_ && !budget_->charge(size)) {
+    throw RuntimeError{loc, "out of memory: " + budget_->exceeded("a heap block", size)};
+  }
   Object o;
   // Size-0 objects still get storage so their address is distinct and valid.
-  o.data = std::make_unique<uint8_t[]>(size == 0 ? 1 : size);  // value-initialised: zeroed
+  try {
+    o.data = std::make_unique<uint8_t[]>(size == 0 ? 1 : size);  // value-initialised: zeroed
+  } catch (const std::bad_alloc&) {
+    if (kind == ObjectKind::heap && budget_) budget_->release(size);
+    throw;
+  }
   o.size = size;
   o.kind = kind;
   if (kind == ObjectKind::heap) heap_live_ += size;
@@ -42,6 +53,7 @@ void Memory::free(uint64_t p, SourceLoc loc) {
   if (o.state == ObjectState::freed) throw RuntimeError{loc, "double free"};
   o.state = ObjectState::freed;
   heap_live_ -= o.size;
+  if (budget_) budget_->release(o.size);
   o.data.reset();
 }
 

@@ -14,6 +14,10 @@
 #include "backends/interp/value.hpp"
 #include "lang/source.hpp"
 
+namespace brook {
+class MemoryBudget;
+}
+
 namespace brook::interp {
 
 enum class ObjectKind : uint8_t {
@@ -78,6 +82,8 @@ class Memory {
   ObjectKind kind(uint32_t id) const { return objects_[id].kind; }
   size_t object_count() const { return objects_.size(); }
   uint64_t heap_bytes_live() const { return heap_live_; }
+  // Heap blocks count against `budget` (--max-memory); null: no cap.
+  void set_budget(MemoryBudget* budget) { budget_ = budget; }
 
   // A NUL-terminated string at p, checked; error when unterminated in its object.
   std::string read_string(uint64_t p, SourceLoc loc);
@@ -95,6 +101,7 @@ class Memory {
 
   std::vector<Object> objects_;
   uint64_t heap_live_ = 0;
+  MemoryBudget* budget_ = nullptr;
 };
 
 }  // namespace brook::interp

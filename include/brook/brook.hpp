@@ -49,6 +49,12 @@ struct Options {
   // Where the program's output goes: f(1, text) for stdout, f(2, text) for
   // warnings. Unset: the process's stdout and stderr.
   std::function<void(int stream, std::string_view text)> output{};
+  // Caps of --max-memory and --time-limit (0: none): bytes of stream storage,
+  // aliasing scratch and host heap held at once, and wall seconds of one
+  // call (load, eval, call, invoke, reduce). Past either, the call throws
+  // brook::Error naming the limit and the Engine stays usable.
+  std::uint64_t max_memory = 0;
+  double time_limit = 0;
 };
 
 namespace detail {
