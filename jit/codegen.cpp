@@ -479,7 +479,14 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
     Value* base = nullptr;
     std::vector<Value*> stride, offset, num, den;
     Value* idx = nullptr;  // float4 alloca
+    Value* out_temp = nullptr;  // Output: the body's private copy of its element
   };
+  struct Writeback {
+    Value* temp;
+    Value* element;
+    uint64_t bytes;
+  };
+  std::vector<Writeback> writebacks;
   std::vector<ArgVals> av(shape.args.size());
   for (size_t i = 0; i < shape.args.size(); ++i) {
     const ArgShape& s = shape.args[i];
@@ -569,6 +576,21 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
             }
             b.CreateStore(idxv, a.idx);
             ptr = cg.byte_gep(a.base, b.CreateMul(index, cg.i64(static_cast<int64_t>(p.type->size))));
+            if (s.role == ArgRole::Output) {
+              // The body works on a private copy of its output element,
+              // stored back after the call: an output read after a write
+              // then never goes through stream memory, which the parallel
+              // loop's vectoriser could reorder (it grouped `r.y = 1; r.x =
+              // r.y` into one interleaved store after the load: fuzz seed
+              // 1047), and an in-place input keeps its value before the call
+              // (LANGUAGE.md §5). The copy starts as the element's current
+              // value (an output read first sees it); SROA keeps it in registers.
+              const uint64_t bytes = p.type->size;
+              a.out_temp = a.out_temp ? a.out_temp : cg.alloca_of(p.type, "out");
+              b.CreateMemCpy(a.out_temp, llvm::MaybeAlign(1), ptr, llvm::MaybeAlign(1), bytes);
+              writebacks.push_back({a.out_temp, ptr, bytes});
+              ptr = a.out_temp;
+            }
             break;
           }
           case ArgRole::Constant: ptr = a.base; break;
@@ -578,6 +600,10 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
         call_args.push_back(a.idx);
       }
       b.CreateCall(bodyfn, call_args);
+      for (const Writeback& w : writebacks) {
+        b.CreateMemCpy(w.element, llvm::MaybeAlign(1), w.temp, llvm::MaybeAlign(1), w.bytes);
+      }
+      writebacks.clear();
     });
   });
   b.CreateRetVoid();
