@@ -57,23 +57,9 @@ int emit_llvm_ir(CommandLine& cl) {
   if (unit.status != FrontEnd::Status::ok) return 1;
   bool relaxed = false;
   for (const std::string& p : unit.program->pragmas) relaxed |= p == "brook fp_relaxed";
-  std::string text = jit_emit_llvm(*unit.program, relaxed);
-  if (cl.rest.empty()) {
-    std::cout << text;
-    return 0;
-  }
-  // Keep the functions whose names mention the kernel (the JIT names them after it).
-  const std::string& wanted = cl.rest[0];
-  std::string out;
-  bool keep = false;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("define ", 0) == 0) {
-      keep = line.find(wanted) != std::string::npos;
-    }
-    if (keep) out += line + "\n";
-  }
-  if (out.empty()) {
+  const std::string wanted = cl.rest.empty() ? std::string() : cl.rest[0];
+  std::string out = jit_emit_llvm(*unit.program, relaxed, wanted);
+  if (out.empty() && !wanted.empty()) {
     std::cerr << "brook: no kernel named '" << wanted << "' in " << cl.program << "\n";
     return 2;
   }

@@ -369,41 +369,7 @@ std::string emit_backend_source(const std::string& stage, [[maybe_unused]] const
 #endif
 #ifdef BROOK_HAVE_JIT
   if (stage == "llvm") {
-    // jit_emit_llvm writes one module per kernel or reduction, each after a
-    // header line "; kernel NAME (…)", "; reduce NAME" or "; NAME: why not".
-    std::string all = jit_emit_llvm(program, false), out;
-    auto header_names = [](const std::string& line, const std::string& fn) {
-      for (const char* prefix : {"; kernel ", "; reduce "}) {
-        std::string p = prefix + fn;
-        if (line.rfind(p, 0) != 0) continue;
-        if (line.size() == p.size() || line[p.size()] == ' ') return true;
-      }
-      return line.rfind("; " + fn + ":", 0) == 0;
-    };
-    std::vector<std::string> kernels;
-    for (const ast::StmtPtr& item : program.items) {
-      if (const auto* ds = item->as<ast::DeclStmt>()) {
-        for (const ast::DeclPtr& d : ds->decls) {
-          const auto* f = d->as<ast::FuncDecl>();
-          if (f && f->fkind != ast::FuncKind::Host) kernels.push_back(f->name);
-        }
-      }
-    }
-    auto is_header = [&](const std::string& line) {
-      return std::any_of(kernels.begin(), kernels.end(),
-                         [&](const std::string& k) { return header_names(line, k); });
-    };
-    bool keep = false;
-    size_t start = 0;
-    while (start < all.size()) {
-      size_t end = all.find('\n', start);
-      if (end == std::string::npos) end = all.size();
-      std::string line = all.substr(start, end - start);
-      if (is_header(line)) keep = header_names(line, name);
-      if (keep) out += line + "\n";
-      start = end + 1;
-    }
-    return out;
+    return jit_emit_llvm(program, false, name);
   }
 #endif
   (void)stage;

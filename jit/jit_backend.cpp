@@ -804,7 +804,7 @@ int jit_compile_count(const Backend& backend) {
   return j ? j->compiles() : 0;
 }
 
-std::string jit_emit_llvm(const ast::Program& program, bool fp_relaxed) {
+std::string jit_emit_llvm(const ast::Program& program, bool fp_relaxed, std::string_view only) {
   jit::JitCompiler compiler(false);
   std::string out;
   for (const auto& item : program.items) {
@@ -813,6 +813,7 @@ std::string jit_emit_llvm(const ast::Program& program, bool fp_relaxed) {
     for (const auto& d : ds->decls) {
       const auto* f = d->as<ast::FuncDecl>();
       if (!f || !f->body || f->fkind == ast::FuncKind::Host) continue;
+      if (!only.empty() && f->name != only) continue;
       try {
         if (f->fkind == ast::FuncKind::Kernel) {
           bool has_out = false;

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "backends/backend.hpp"
 #include "lang/ast.hpp"
@@ -28,7 +29,10 @@ std::string jit_profile_report(const Backend& backend);
 int jit_compile_count(const Backend& backend);
 
 // `brook emit llvm`: the optimised IR of every kernel launchable from the host
-// (1-D streams, same-shape inputs) and every reduce function of `program`.
-std::string jit_emit_llvm(const ast::Program& program, bool fp_relaxed);
+// (1-D streams, same-shape inputs) and every reduce function of `program`;
+// with `only`, of the kernel or reduction of that name alone (empty result
+// when there is none). Each module follows a header line "; kernel NAME (…)",
+// "; reduce NAME" or "; NAME: why it has none".
+std::string jit_emit_llvm(const ast::Program& program, bool fp_relaxed, std::string_view only = {});
 
 }  // namespace brook

@@ -40,6 +40,15 @@ expect 0 "--backend interp|jit|opencl" -- "$brook" run --help
 expect 0 "-I DIR" -- "$brook" check --help
 expect 0 "usage: brook devices" -- "$brook" devices --help
 expect 0 "backends:" -- "$brook" --version
+# `emit llvm FILE KERNEL` prints that kernel's module only (every function is
+# named brook_entry, so the kernel is found by its header line).
+if "$brook" --version | grep -q 'backends:.* jit'; then
+  expect 0 "; kernel scale" -- "$brook" emit llvm "$src/examples/hello.br" scale
+  expect 0 "; reduce sum" -- "$brook" emit llvm "$src/examples/hello.br" sum
+  out=$("$brook" emit llvm "$src/examples/hello.br" scale 2>&1)
+  if [[ "$out" != *"; reduce sum"* ]]; then passes=$((passes + 1)); else echo "FAIL: emit llvm scale also printed sum"; fails=$((fails + 1)); fi
+  expect 2 "no kernel named 'nosuch'" -- "$brook" emit llvm "$src/examples/hello.br" nosuch
+fi
 # Usage errors are exit 2 with one line naming the problem.
 expect 2 "is a directory" -- "$brook" run "$tmp"
 expect 2 "is a directory" -- "$brook" check "$tmp"
