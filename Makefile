@@ -58,14 +58,16 @@ fuzz-diff: build
 # for SECONDS seconds, from a seed corpus of every shipped .br program; findings
 # land in build-libfuzzer/findings (tests/fuzz/README.md).
 SECONDS ?= 60
+# frontend (preprocess, parse, check) or host (the host interpreter running programs)
+FUZZ_TARGET ?= frontend
 .PHONY: fuzz-lib
 fuzz-lib:
 	@bash tools/install-deps clang-15 libclang-common-15-dev
 	@cmake -S . -B build-libfuzzer -DCMAKE_C_COMPILER=clang-15 -DCMAKE_CXX_COMPILER=clang++-15 \
 	  -DBROOK_SANITIZE=ON -DBROOK_LIBFUZZER=ON -DBROOK_WITH_JIT=OFF -DBROOK_WITH_OPENCL=OFF \
 	  -DCMAKE_BUILD_TYPE=Debug >/dev/null
-	@cmake --build build-libfuzzer -j $(JOBS) --target brook_lib_frontend
-	@mkdir -p build-libfuzzer/corpus build-libfuzzer/findings
-	@i=0; for f in $$(find examples tests -name '*.br' | sort); do i=$$((i+1)); cp "$$f" build-libfuzzer/corpus/seed$$i.br; done
-	build-libfuzzer/tests/brook_lib_frontend -max_total_time=$(SECONDS) -timeout=10 -rss_limit_mb=4096 \
-	  -artifact_prefix=build-libfuzzer/findings/ build-libfuzzer/corpus
+	@cmake --build build-libfuzzer -j $(JOBS) --target brook_lib_$(FUZZ_TARGET)
+	@mkdir -p build-libfuzzer/corpus-$(FUZZ_TARGET) build-libfuzzer/findings
+	@i=0; for f in $$(find examples tests -name '*.br' | sort); do i=$$((i+1)); cp "$$f" build-libfuzzer/corpus-$(FUZZ_TARGET)/seed$$i.br; done
+	build-libfuzzer/tests/brook_lib_$(FUZZ_TARGET) -max_total_time=$(SECONDS) -timeout=10 -rss_limit_mb=4096 \
+	  -artifact_prefix=$(CURDIR)/build-libfuzzer/findings/$(FUZZ_TARGET)- $(CURDIR)/build-libfuzzer/corpus-$(FUZZ_TARGET) </dev/null

@@ -3,7 +3,9 @@
 // ones, <stdlib.h>'s conversions and getenv, and <math.h>'s functions beyond
 // the kernel builtins, in double and float forms. C's behaviour; every
 // pointer checked.
+#include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +18,16 @@
 namespace brook::host_detail {
 
 namespace {
+
+// sleep()/usleep() wake every 10 ms to look for Ctrl-C and the time limit,
+// as the interpreter's loops do (backends/interrupt.hpp).
+void interruptible_sleep(std::chrono::microseconds total) {
+  const auto end = std::chrono::steady_clock::now() + total;
+  for (auto now = std::chrono::steady_clock::now(); now < end; now = std::chrono::steady_clock::now()) {
+    interp::poll_interrupt();
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(end - now, std::chrono::milliseconds(10)));
+  }
+}
 
 using interp::from_u64;
 using interp::put;
@@ -105,11 +117,11 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
     }
     case Builtin::usleep:
       if (m.out) m.out->flush();
-      std::this_thread::sleep_for(std::chrono::microseconds(static_cast<uint32_t>(arg(m, 0).u)));
+      interruptible_sleep(std::chrono::microseconds(static_cast<uint32_t>(arg(m, 0).u)));
       return put<int32_t>(0);
     case Builtin::sleep:
       if (m.out) m.out->flush();
-      std::this_thread::sleep_for(std::chrono::seconds(static_cast<uint32_t>(arg(m, 0).u)));
+      interruptible_sleep(std::chrono::seconds(static_cast<uint32_t>(arg(m, 0).u)));
       return put<uint32_t>(0);
     // <ctype.h>
     case Builtin::isalpha: return bool_ctype(::isalpha);
