@@ -32,7 +32,7 @@ int emit_plans(CommandLine& cl) {
 
 #ifdef BROOK_HAVE_OPENCL
 int emit_opencl_source(CommandLine& cl) {
-  FrontEnd fe(FrontEndOptions{cl.engine.preprocess, {}});
+  FrontEnd fe(FrontEndOptions{cl.engine.preprocess, {}, false, cl.engine.error_limit});
   FrontEnd::Unit unit = fe.load_file(cl.program);
   std::cerr << fe.diagnostics().format_all(cl.engine.color);
   if (unit.status != FrontEnd::Status::ok) return 1;
@@ -51,7 +51,7 @@ int emit_opencl_source(CommandLine& cl) {
 #ifdef BROOK_HAVE_JIT
 // The optimised LLVM IR of every kernel (or the one named), as the JIT builds it.
 int emit_llvm_ir(CommandLine& cl) {
-  FrontEnd fe(FrontEndOptions{cl.engine.preprocess, {}});
+  FrontEnd fe(FrontEndOptions{cl.engine.preprocess, {}, false, cl.engine.error_limit});
   FrontEnd::Unit unit = fe.load_file(cl.program);
   std::cerr << fe.diagnostics().format_all(cl.engine.color);
   if (unit.status != FrontEnd::Status::ok) return 1;

@@ -72,7 +72,7 @@ int cmd_check(CommandLine& cl) {
     std::cerr << "brook: check takes one program file, unexpected '" << cl.rest[0] << "'\n";
     return 2;
   }
-  FrontEnd fe(FrontEndOptions{cl.engine.preprocess, {}});
+  FrontEnd fe(FrontEndOptions{cl.engine.preprocess, {}, false, cl.engine.error_limit});
   FrontEnd::Unit unit = fe.load_file(cl.program);
   std::cerr << fe.diagnostics().format_all(cl.engine.color);
   return unit.status == FrontEnd::Status::ok ? 0 : 1;
@@ -81,7 +81,7 @@ int cmd_check(CommandLine& cl) {
 int cmd_emit(CommandLine& cl) {
   if (!require_program(cl)) return 2;
   if (cl.emit_stage != "ast") return cmd_emit_backend(cl);
-  FrontEnd fe(FrontEndOptions{cl.engine.preprocess, {}});
+  FrontEnd fe(FrontEndOptions{cl.engine.preprocess, {}, false, cl.engine.error_limit});
   FrontEnd::Unit unit = fe.load_file(cl.program);
   std::cerr << fe.diagnostics().format_all(cl.engine.color);
   if (unit.status != FrontEnd::Status::ok) return 1;

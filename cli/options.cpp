@@ -60,6 +60,7 @@ const OptionHelp kMaxMemoryOption{"--max-memory SIZE",
                                   "cap on streams plus host heap, e.g. 512M, 4G (env BROOK_MAX_MEMORY)"};
 const OptionHelp kTimeLimitOption{"--time-limit SECONDS",
                                   "stop the program after this much wall time (env BROOK_TIME_LIMIT)"};
+const OptionHelp kErrorLimitOption{"--error-limit N", "stop after N errors per file or entry (default 20; 0: no limit)"};
 const OptionHelp kHelpOption{"--help", "this text"};
 
 std::string option_lines(std::initializer_list<OptionHelp> options) {
@@ -76,7 +77,7 @@ std::string option_lines(std::initializer_list<OptionHelp> options) {
 std::string run_options() {
   return option_lines({kBackendOption, kDeviceOption, kThreadsOption, kProfileOption, kDumpPlansOption,
                        kDefineOption, kIncludeOption, kNoCacheOption, kMaxMemoryOption, kTimeLimitOption,
-                       kHelpOption});
+                       kErrorLimitOption, kHelpOption});
 }
 
 }  // namespace
@@ -115,7 +116,7 @@ std::string command_usage(const std::string& command) {
   if (command == "check") {
     return "usage: brook check [options] prog.br\n"
            "Parses and checks the program; prints diagnostics; runs nothing (exit 1 on error).\n" +
-           option_lines({kDefineOption, kIncludeOption, kHelpOption});
+           option_lines({kDefineOption, kIncludeOption, kErrorLimitOption, kHelpOption});
   }
   if (command == "emit") {
     return "usage: brook emit ast|plan|llvm|opencl [options] prog.br [kernel]\n"
@@ -238,7 +239,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
       inline_value = a.substr(a.find('=') + 1);
       a = a.substr(0, a.find('='));
-      if (a != "--backend" && a != "--device" && a != "--threads" && a != "--max-memory" && a != "--time-limit") {
+      if (a != "--backend" && a != "--device" && a != "--threads" && a != "--max-memory" && a != "--time-limit" &&
+          a != "--error-limit") {
         throw UsageError{"option '" + a + "' takes no value"};
       }
     }
@@ -254,6 +256,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       cl.engine.device = parse_int(a, value_of(a));
     } else if (a == "--threads") {
       cl.engine.threads = parse_int(a, value_of(a));
+    } else if (a == "--error-limit") {
+      cl.engine.error_limit = static_cast<size_t>(parse_int(a, value_of(a)));
     } else if (a == "--max-memory") {
       cl.engine.max_memory = parse_memory("option '--max-memory'", value_of(a));
     } else if (a == "--time-limit") {

@@ -5,9 +5,12 @@ namespace brook {
 FrontEnd::FrontEnd(FrontEndOptions options)
     : options_(std::move(options)),
       diags_(sources_),
-      sema_(std::make_unique<Sema>(types_, diags_, options_.sema)) {}
+      sema_(std::make_unique<Sema>(types_, diags_, options_.sema)) {
+  diags_.set_error_limit(options_.error_limit);
+}
 
 FrontEnd::Unit FrontEnd::load_file(const std::string& path) {
+  diags_.start_unit();
   std::optional<uint32_t> file = sources_.load_file(path);
   if (!file) {
     diags_.error({}, "cannot read '" + path + "'");
@@ -22,6 +25,7 @@ FrontEnd::Unit FrontEnd::load_file(const std::string& path) {
 }
 
 FrontEnd::Unit FrontEnd::load_source(std::string name, std::string text, bool allow_incomplete) {
+  diags_.start_unit();
   uint32_t file = sources_.add_file(std::move(name), std::move(text));
   return finish(file, allow_incomplete);
 }
@@ -31,6 +35,7 @@ FrontEnd::Unit FrontEnd::finish(uint32_t file, bool allow_incomplete) {
   // Diagnostics of an entry that turns out to be incomplete must not be shown,
   // so collect into a scratch engine first and replay into the real one.
   DiagnosticEngine scratch(sources_);
+  scratch.set_error_limit(options_.error_limit);
   // With keep_macros the entry works on a copy of the table, kept unless the
   // entry turns out to be incomplete (it comes back longer later).
   MacroTable trial;

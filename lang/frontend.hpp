@@ -22,6 +22,8 @@ struct FrontEndOptions {
   // Macros persist from one load to the next, as if every file and source
   // were one translation unit (the REPL). Off: each is preprocessed alone.
   bool keep_macros = false;
+  // Errors reported per file or entry before "too many errors" (0: no limit).
+  size_t error_limit = 20;
 };
 
 class FrontEnd {

@@ -60,10 +60,25 @@ void DiagnosticEngine::note(SourceLoc loc, std::string message) {
 }
 
 void DiagnosticEngine::report(Severity severity, SourceLoc loc, std::string message) {
-  if (severity == Severity::error || severity == Severity::runtime_error) {
+  if (severity == Severity::runtime_error) {
     for (const Diagnostic& d : diagnostics_) {
       if (d.severity == severity && d.loc == loc && loc.valid()) return;  // cascade
     }
+    ++error_count_;
+  } else if (limit_reported_) {
+    return;  // past the error limit: nothing more from this unit
+  } else if (severity == Severity::error) {
+    for (const Diagnostic& d : diagnostics_) {
+      if (d.severity == severity && d.loc == loc && loc.valid()) return;  // cascade
+    }
+    if (error_limit_ != 0 && unit_errors_ >= error_limit_) {
+      limit_reported_ = true;
+      severity = Severity::error;
+      loc = {};
+      message = "too many errors (" + std::to_string(error_limit_) +
+                "); stopping here (--error-limit N raises the limit, 0 removes it)";
+    }
+    ++unit_errors_;
     ++error_count_;
   }
   diagnostics_.push_back({severity, loc, std::move(message)});
@@ -73,6 +88,7 @@ void DiagnosticEngine::report(Severity severity, SourceLoc loc, std::string mess
 void DiagnosticEngine::clear() {
   diagnostics_.clear();
   error_count_ = 0;
+  start_unit();
 }
 
 std::string DiagnosticEngine::format(const Diagnostic& d, bool color) const {

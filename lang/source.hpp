@@ -68,6 +68,17 @@ class DiagnosticEngine {
   void note(SourceLoc loc, std::string message);
   void report(Severity severity, SourceLoc loc, std::string message);
 
+  // At most `limit` errors per unit (0: no limit); the first one past it is
+  // replaced by one "too many errors" error and later diagnostics are dropped,
+  // as clang's -ferror-limit does.
+  void set_error_limit(size_t limit) { error_limit_ = limit; }
+  size_t error_limit() const { return error_limit_; }
+  // A new unit (a file, a REPL entry) starts with its own count.
+  void start_unit() {
+    unit_errors_ = 0;
+    limit_reported_ = false;
+  }
+
   bool has_errors() const { return error_count_ > 0; }
   size_t error_count() const { return error_count_; }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
@@ -87,6 +98,9 @@ class DiagnosticEngine {
   const SourceManager* sources_;
   std::vector<Diagnostic> diagnostics_;
   size_t error_count_ = 0;
+  size_t error_limit_ = 20;
+  size_t unit_errors_ = 0;
+  bool limit_reported_ = false;
   std::function<void(const Diagnostic&)> listener_;
 };
 

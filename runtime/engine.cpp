@@ -25,7 +25,7 @@ using interp::RuntimeError;
 struct Engine::Impl {
   explicit Impl(EngineOptions o)
       : options(std::move(o)),
-        front(FrontEndOptions{options.preprocess, SemaOptions{options.repl}, options.keep_macros}),
+        front(FrontEndOptions{options.preprocess, SemaOptions{options.repl}, options.keep_macros, options.error_limit}),
         streams(choose_backend()),
         library(streams),
         compiler(machine, front.sources(), &library) {

@@ -40,6 +40,8 @@ struct EngineOptions {
   // --time-limit: wall seconds one run (`run`, one REPL entry, one embedding
   // call) may take before it is stopped with a runtime error (0: none).
   double time_limit = 0;
+  // --error-limit: errors shown per file or entry before "too many errors" (0: all).
+  size_t error_limit = 20;
 };
 
 class Engine {
