@@ -13,6 +13,8 @@
 //    otherwise both clamp to the same edge, since rounding is monotone and
 //    +-2^24 are representable. The same holds for P - (float)D, P alone and
 //    (float)D alone.
+#include <cmath>
+
 #include "backends/opencl/cl_printer.hpp"
 #include "backends/opencl/cl_walk.hpp"
 
@@ -170,6 +172,19 @@ std::optional<std::string> ClPrinter::counter_text(const Expr& e, int comp) {
   }
 }
 
+// An integral offset D added to (or taken from) an exact position P, 0 <= P
+// < 2^24: an integral literal or conversion (the file's comment), or a float
+// counter k with shadow s. While |s| <= 2^24, k == s and fl(P +- k) rounds
+// P +- s, which is exact below 2^24 in magnitude and otherwise lies on the
+// same side of [0, 2^24) (rounding is monotone, +-2^24 are floats), so both
+// clamp alike. Once s passes 2^24 (counting up; down is symmetric), k >= 2^24:
+// P + k and P + s are both >= 2^24 and clamp to the last element, P - k and
+// P - s both < 0 and clamp to 0.
+std::optional<std::string> ClPrinter::offset(const Expr& e, int comp) {
+  if (auto c = counter_text(e, comp)) return c;
+  return integral(e, comp, 0);
+}
+
 std::optional<std::string> ClPrinter::exact_index(const Expr& e, int comp) {
   if (!m_.exact_positions || !is_float_based(e.type)) return std::nullopt;
   if (auto c = counter_text(e, comp)) return c;
@@ -181,13 +196,15 @@ std::optional<std::string> ClPrinter::exact_index(const Expr& e, int comp) {
   if (auto d = integral(e, comp, 0)) return d;
   auto* b = e.as<BinaryExpr>();
   if (!b || (b->op != BinaryOp::Add && b->op != BinaryOp::Sub)) return std::nullopt;
+  // The offset beside a position: an integral value, or a float counter's
+  // shadow (`img[here + float2(dx, dy)]`; see offset() for why it is exact).
   if (auto p = position(*b->lhs, comp, 0)) {
-    if (auto d = integral(*b->rhs, comp, 0))
+    if (auto d = offset(*b->rhs, comp))
       return "((long)" + *p + (b->op == BinaryOp::Add ? " + " : " - ") + *d + ")";
   }
   if (b->op == BinaryOp::Add) {
     if (auto p = position(*b->rhs, comp, 0)) {
-      if (auto d = integral(*b->lhs, comp, 0)) return "(" + *d + " + (long)" + *p + ")";
+      if (auto d = offset(*b->lhs, comp)) return "(" + *d + " + (long)" + *p + ")";
     }
   }
   return std::nullopt;
@@ -209,6 +226,54 @@ std::optional<std::string> ClPrinter::exact_int_cast(const CastExpr& e) {
   auto p = position(*e.operand, 0, 0);
   if (!p) return std::nullopt;
   return "((" + m_.type_name(e.type) + ")(" + *p + "))";
+}
+
+// A float counter k stepped by the loop's step toward its bound (`k < B`,
+// `k <= B` counting up; `>`, `>=` down) and written nowhere in its body moves
+// by at least 1 each iteration, exactly while |k| < 2^24 (lang/analysis.hpp).
+// Toward a literal bound |B| < 2^24 it passes B in finitely many iterations
+// (the last step may round, but monotonely and to an integer beyond B), so it
+// needs no poll, like a counted int loop. Toward any other bound it polls only
+// once its shadow is past 2^24, where k may stop moving (k + 1 == k) and the
+// loop may never end; before that it has run at most 2^25 iterations, fewer
+// than a counted int loop may.
+std::optional<std::string> ClPrinter::float_loop_poll(const ForStmt& f) {
+  if (!current_ || !f.cond || !f.step || !f.body) return std::nullopt;
+  auto w = counters().write(*f.step);
+  if (!w || w->second.reset || w->second.value == 0) return std::nullopt;
+  const analysis::FloatCounter* c = w->first;
+  const bool up = w->second.value > 0;
+  auto strip = [](const Expr* x) {
+    while (x->kind == ExprKind::Cast && x->as<CastExpr>()->cast != CastKind::Broadcast)
+      x = x->as<CastExpr>()->operand.get();
+    return x;
+  };
+  auto* cmp = strip(f.cond.get())->as<BinaryExpr>();
+  if (!cmp || !strip(cmp->lhs.get())->as<NameExpr>() ||
+      strip(cmp->lhs.get())->as<NameExpr>()->decl != c->var)
+    return std::nullopt;
+  const bool toward = up ? (cmp->op == BinaryOp::Lt || cmp->op == BinaryOp::Le)
+                         : (cmp->op == BinaryOp::Gt || cmp->op == BinaryOp::Ge);
+  if (!toward) return std::nullopt;
+  // Every write of a counter is a reset or a step (builtin calls such as
+  // fabs(k) leave it alone; a kernel call with it disqualifies it).
+  bool written = false;
+  walk(
+      f.body.get(),
+      [&](const Expr& x) {
+        if (auto w2 = counters().write(x); w2 && w2->first == c) written = true;
+      },
+      [](const Stmt&) {});
+  if (written) return std::nullopt;
+  const Expr* b = strip(cmp->rhs.get());
+  if (auto* u = b->as<UnaryExpr>(); u && u->op == UnaryOp::Neg)
+    b = u->operand.get();  // |B| is what counts
+  std::optional<double> bound;
+  if (auto* fl = b->as<FloatLit>()) bound = fl->value;
+  if (auto* il = b->as<IntLit>()) bound = static_cast<double>(il->value);
+  if (bound && std::fabs(*bound) < kExactLimit) return std::string();
+  std::string s = "brook_ci_" + safe_name(c->var->name);
+  return up ? "(" + s + " >= 16777216L)" : "(" + s + " <= -16777216L)";
 }
 
 }  // namespace brook::opencl

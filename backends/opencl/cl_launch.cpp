@@ -94,7 +94,7 @@ std::string map_key(const MapPlan& plan) {
                   (narrow_ok(plan) ? "n" : "w") + (exact_ok(plan) ? "x" : "f") + (flat_ok(plan) ? "l" : "");
   k += " u";
   for (const auto& [access, inside] : unclamped_accesses(plan)) k += inside ? "1" : "0";
-  const std::array<int32_t, 4> ioff = instance_offset(plan);
+  const std::array<int32_t, 4> ioff = variant_instance_offset(plan);
   if (ioff != std::array<int32_t, 4>{0, 0, 0, 0}) {
     k += " io";
     for (int32_t o : ioff) k += " " + std::to_string(o);
@@ -113,7 +113,7 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
   m.exact_positions = exact_ok(plan);
   for (const auto& [access, inside] : unclamped_accesses(plan))
     if (inside) m.unclamped.insert({access.gather, access.index});
-  const std::array<int32_t, 4> ioff = instance_offset(plan);
+  const std::array<int32_t, 4> ioff = variant_instance_offset(plan);
   if (ioff != std::array<int32_t, 4>{0, 0, 0, 0}) {
     m.helper("brook_ioff", [&] {
       return "#define BROOK_IOFF ((int4)(" + std::to_string(ioff[0]) + ", " + std::to_string(ioff[1]) + ", " +
@@ -204,9 +204,35 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
   return m.source();
 }
 
+namespace {
+
+// Whether each block a reduction folds is one contiguous run of storage: the
+// dimensions after the first one the block spans more than 1 of are whole
+// rows of the stream (block == view == stream extent), the ones before it 1.
+// `sum(x, t)` over a whole <4096, 4096> stream and sgm_path's per-row
+// minimum of a <480, 64> view are; the kernel then walks each block with one
+// pointer instead of unravelling every element's position (the same elements
+// in the same order, so the same result).
+bool contiguous_blocks(const ReducePlan& plan) {
+  const StreamView& in = plan.input;
+  const size_t V = in.extents.size();
+  if (in.stream_extents.size() != V) return false;
+  std::vector<int64_t> block = plan.to_stream ? plan.block : in.extents;
+  block.resize(V, 1);
+  size_t first = V;
+  for (size_t d = 0; d < V && first == V; ++d)
+    if (block[d] > 1) first = d;
+  for (size_t d = first + 1; d < V; ++d)
+    if (block[d] != in.extents[d] || in.extents[d] != in.stream_extents[d]) return false;
+  return true;
+}
+
+}  // namespace
+
 std::string reduce_key(const ReducePlan& plan) {
   std::string k = "reduce " + ptr_text(&def_of(*plan.reducer)) + " " + ptr_text(plan.input.elem) +
-                  (canonical_extents(plan.input.extents).size() == 1 ? " r1" : " rn");
+                  (canonical_extents(plan.input.extents).size() == 1 ? " r1"
+                                                                     : (contiguous_blocks(plan) ? " rc" : " rn"));
   for (const PlanArg& a : plan.extra) k += " " + std::to_string(static_cast<int>(a.role));
   return k;
 }
@@ -242,6 +268,13 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
              "  " + T + " acc = " + ld + "(s + k * str.s3 * " + S + ");\n"
              "  for (++k; k < kend; ++k) {\n    " + T + " x = " + ld + "(s + k * str.s3 * " + S + ");\n" +
              call + "  }\n";
+  } else if (contiguous_blocks(plan)) {
+    first += "  long q = o;\n  long o3 = q % oext.s3; q /= oext.s3;\n  long o2 = q % oext.s2; q /= oext.s2;\n"
+             "  long o1 = q % oext.s1; long o0 = q / oext.s1;\n"
+             "  __global const uchar* s = src + (base + o0 * blk.s0 * str.s0 + o1 * blk.s1 * str.s1 + "
+             "o2 * blk.s2 * str.s2 + o3 * blk.s3 * str.s3) * " + S + ";\n"
+             "  " + T + " acc = " + ld + "(s + k * " + S + ");\n"
+             "  for (++k; k < kend; ++k) {\n    " + T + " x = " + ld + "(s + k * " + S + ");\n" + call + "  }\n";
   } else {
     std::string sidx = "base + (o0 * blk.s0 + b0) * str.s0 + (o1 * blk.s1 + b1) * str.s1 + "
                        "(o2 * blk.s2 + b2) * str.s2 + (o3 * blk.s3 + b3) * str.s3";

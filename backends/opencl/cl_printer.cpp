@@ -143,13 +143,15 @@ std::string ClPrinter::init_list(const Expr& e, const Type* t) {
 // launch). A `volatile __global` read sees the host's store on PoCL's CPU
 // device, where the word is host memory (CL_MEM_USE_HOST_PTR); a discrete GPU
 // would need the buffer in host-visible memory for the same guarantee.
-void ClPrinter::loop_body(const Stmt& body, int indent, bool poll, std::string& out) {
+void ClPrinter::loop_body(const Stmt& body, int indent, bool poll, std::string& out,
+                          const std::string& guard) {
   if (!poll) {
     stmt(body, indent + (body.kind != StmtKind::Compound), out);
     return;
   }
   m_.polls = true;
-  out += pad(indent) + "{\n" + pad(indent + 1) + "if (*brook_stop) break;\n";
+  out += pad(indent) + "{\n" + pad(indent + 1) + "if (" + (guard.empty() ? "" : guard + " && ") +
+         "*brook_stop) break;\n";
   stmt(body, indent + 1, out);
   out += pad(indent) + "}\n";
 }
@@ -199,7 +201,15 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
       out += pad(indent + 1) + "for (; " + (f->cond ? expr(*f->cond) : "1") + "; " +
              (f->step ? expr(*f->step) : "") + ")\n";
       // A counted loop ends on its own; polling would stop PoCL unrolling it.
-      loop_body(*f->body, indent + 1, !counted_loop(*f), out);
+      // So does a float counter's loop toward a literal bound; one toward
+      // another bound polls only once the counter may be stuck.
+      if (counted_loop(*f)) {
+        loop_body(*f->body, indent + 1, false, out);
+      } else if (auto guard = float_loop_poll(*f)) {
+        loop_body(*f->body, indent + 1, !guard->empty(), out, *guard);
+      } else {
+        loop_body(*f->body, indent + 1, true, out);
+      }
       out += pad(indent) + "}\n";
       break;
     }

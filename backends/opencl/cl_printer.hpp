@@ -46,7 +46,13 @@ class ClPrinter {
   // Statements (cl_printer.cpp)
   void stmt(const ast::Stmt& s, int indent, std::string& out);
   void local_decl(const ast::VarDecl& v, int indent, std::string& out);
-  void loop_body(const ast::Stmt& body, int indent, bool poll, std::string& out);
+  // `guard` (when not empty) must also hold for an iteration to poll.
+  void loop_body(const ast::Stmt& body, int indent, bool poll, std::string& out,
+                 const std::string& guard = {});
+  // How a `for` over a float counter polls (cl_exact.cpp): nullopt when it is
+  // not one (poll every iteration), "" when it ends on its own, else the
+  // condition under which it may be stuck and must poll.
+  std::optional<std::string> float_loop_poll(const ast::ForStmt& f);
   std::string init_list(const ast::Expr& e, const Type* t);
 
   // Expressions (cl_printer_expr.cpp)
@@ -79,6 +85,7 @@ class ClPrinter {
   // Component `comp` of a float gather index as a long, when it provably
   // selects the same element as floor(f + 0.25) would.
   std::optional<std::string> exact_index(const ast::Expr& e, int comp);
+  std::optional<std::string> offset(const ast::Expr& e, int comp);
   // `(int)P` for an exact position P.
   std::optional<std::string> exact_int_cast(const ast::CastExpr& e);
   bool never_assigned(const ast::VarDecl& v);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <set>
 
+#include "backends/instance.hpp"
 #include "backends/opencl/cl_walk.hpp"
 #include "stdlib/builtins.hpp"
 
@@ -158,7 +159,32 @@ bool uses_position(const FuncDecl& fn, std::set<const FuncDecl*>& seen) {
   return uses;
 }
 
+bool uses_instance(const FuncDecl& fn, std::set<const FuncDecl*>& seen) {
+  const FuncDecl& f = def_of(fn);
+  if (!seen.insert(&f).second || !f.body) return false;
+  bool uses = false;
+  walk(
+      f.body.get(),
+      [&](const Expr& e) {
+        auto* c = e.as<CallExpr>();
+        if (!c) return;
+        if (c->target == CallTarget::Builtin) {
+          if (static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::instance) uses = true;
+        } else if (c->func && uses_instance(*c->func, seen)) {
+          uses = true;
+        }
+      },
+      [](const Stmt&) {});
+  return uses;
+}
+
 }  // namespace
+
+std::array<int32_t, 4> variant_instance_offset(const MapPlan& plan) {
+  std::set<const FuncDecl*> seen;
+  if (!uses_instance(*plan.kernel, seen)) return {0, 0, 0, 0};
+  return instance_offset(plan);
+}
 
 bool flat_ok(const MapPlan& plan) {
   const size_t R = plan.domain.size();

@@ -4,6 +4,8 @@
 // computing something else.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -34,6 +36,12 @@ struct GatherShape {
 };
 std::optional<GatherShape> gather_shape(const Extents& view_ext, const Extents& stream_ext,
                                         const Extents& offset, int rank);
+
+// instance()'s offset (backends/instance.hpp) when the kernel or a kernel it
+// calls uses instance(), else zero: the offset is compiled into the variant,
+// and a kernel that never reads it must not compile one variant per view
+// (sgm_path writes a new column view at each of its 640 launches).
+std::array<int32_t, 4> variant_instance_offset(const MapPlan& plan);
 
 // 'p' pinned to 0, 'i' identity, 's' scaled (num/den).
 char map_kind(const DimMap& m);

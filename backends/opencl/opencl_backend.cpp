@@ -625,7 +625,13 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       set(right4(out.extents, 1));
       set(right4(strides_of(out.stream_extents), 0));
       rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(nout), cl::NullRange, nullptr, &last);
-      wait_for(last);
+      // As a map launch: the host goes on unless Ctrl-C, printf or --profile
+      // need the wait now (sgm_path's per-column minimum feeds the next launch
+      // on the same in-order queue).
+      if (c.module->polls || c.module->uses_printf || !keep.empty() || profile_)
+        wait_for(last);
+      else
+        pending_ = last;
     } else {
       if (result.size() < S) throw PlanError{plan.loc, "the reduction's host value is too small"};
       // One wait covers the passes and the read (an in-order queue).

@@ -1411,6 +1411,33 @@ def _(out):
     out.stream_print(o)
 
 
+@test("s5_float_offset_gather")
+def _(out):
+    img = from_list([4, 5], fl([(i * 7 + j * 3) % 11 - 4 for i in range(4) for j in range(5)]))
+    r = Stream([4, 5])
+
+    def taps(inv, cur):
+        here = inv.indexof_out()
+        s = F(0)
+        dy = F(-2)
+        while dy <= F(2):
+            dx = F(2)
+            while dx >= F(-2):
+                plus = gather_v(img, (here[0] + dx, here[1] + dy))
+                minus = gather_v(img, (here[0] - dx, here[1] - dy))
+                s = s * F(0.5) + (plus - minus * F(0.25))
+                dx = dx - F(1)
+            dy = dy + F(1)
+        b = F(16777213)
+        while b < F(16777221):
+            s = s + gather_v(img, (here[0] + b, here[1] + F(0))) * F(3) + \
+                gather_v(img, (here[0] - F(0), here[1] - b)) * F(5)
+            b = b + F(2)
+        return [s]
+    launch([r], [], taps)
+    out.stream_print(r)
+
+
 @test("s5_gather_host_array")
 def _(out):
     table = from_list([5], fl([0.5, 1.5, 2.5, 3.5, 4.5]))

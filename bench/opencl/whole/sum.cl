@@ -1,0 +1,5 @@
+// Hand-written whole sum (bench/whole/sum.br): init; the fold is common.cl's.
+__kernel void init(__global float* x) {
+  int i = get_global_id(0);
+  x[i] = (float)(i % 13) * 0.25f;
+}
