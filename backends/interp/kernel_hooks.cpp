@@ -112,6 +112,37 @@ struct InstanceNode : Node {
   }
 };
 
+// pack_4ubyte / unpack_4ubyte (§12, Cg's PK4UB / UP4UB): four bytes
+// round(255 * clamp(c, 0, 1)) (NaN as 0), x in the low byte, held in a
+// float's bits; unpacking divides each byte by 255.
+struct Pack4Node : Node {
+  NodePtr arg;
+  Scalar eval(Machine& m) override {
+    Vec v;
+    arg->eval_vec(m, v);
+    uint32_t bits = 0;
+    for (int j = 0; j < 4; ++j) {
+      float c = v.c[j].f;
+      c = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;
+      bits |= static_cast<uint32_t>(std::round(255.0f * c)) << (8 * j);
+    }
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return put<float>(f);
+  }
+};
+
+struct Unpack4Node : Node {
+  NodePtr arg;
+  void eval_vec(Machine& m, Vec& out) override {
+    float f = arg->eval(m).f;
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    for (int j = 0; j < 4; ++j)
+      out.c[j] = put<float>(static_cast<float>((bits >> (8 * j)) & 255u) / 255.0f);
+  }
+};
+
 // push(e) (§12): appends e's current value to its vout's sink.
 struct PushNode : Node {
   KernelContext* ctx;
@@ -331,6 +362,20 @@ NodePtr KernelNodes::kernel_builtin(const ast::CallExpr& e, Compiler& c) {
     n->name = p->name;
     n->size = e.args[0]->type->size;
     n->place = c.place(*e.args[0]);
+    return n;
+  }
+  if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::pack_4ubyte &&
+      e.args.size() == 1) {
+    auto n = std::make_unique<Pack4Node>();
+    n->loc = e.loc;
+    n->arg = c.value(*e.args[0]);
+    return n;
+  }
+  if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::unpack_4ubyte &&
+      e.args.size() == 1) {
+    auto n = std::make_unique<Unpack4Node>();
+    n->loc = e.loc;
+    n->arg = c.value(*e.args[0]);
     return n;
   }
   if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::instance) {
