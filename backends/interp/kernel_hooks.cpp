@@ -86,7 +86,9 @@ struct IndexofNode : Node {
     const BoundStream* b = bound_at(*ctx, param);
     int64_t pos[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     size_t rank = ctx->rank;
-    if (b && (b->arg->role == ArgRole::Input || b->arg->role == ArgRole::Iter)) {
+    if (b && b->arg->role == ArgRole::Gather) {
+      rank = 0;  // a gather (or scatter) array has no position of its own: 0, as on the JIT and OpenCL
+    } else if (b && (b->arg->role == ArgRole::Input || b->arg->role == ArgRole::Iter)) {
       rank = b->arg->map.size();
       for (size_t d = 0; d < rank && d < 8; ++d) pos[d] = b->arg->map[d].apply(ctx->pos);
     } else if (ctx->pos) {
