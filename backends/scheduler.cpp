@@ -205,11 +205,20 @@ bool reads_stream(const PlanArg& a) {
          (a.role == ArgRole::Gather && !a.gather_from_host);
 }
 
+// A Brook+ scatter output (§12): a gather argument the kernel writes, anywhere.
+bool is_scatter(const MapPlan& plan, const PlanArg& a) {
+  return a.role == ArgRole::Gather && plan.kernel && a.param >= 0 &&
+         static_cast<size_t>(a.param) < plan.kernel->params.size() &&
+         plan.kernel->params[static_cast<size_t>(a.param)]->scatter;
+}
+
 void plan_alias_copies(MapPlan& plan) {
   for (PlanArg& a : plan.args) {
-    if (!reads_stream(a)) continue;
+    if (!reads_stream(a) || is_scatter(plan, a)) continue;
     bool needed = false;
     for (const PlanArg& o : plan.args) {
+      if (is_scatter(plan, o) && !disjoint(a.view, o.view))
+        needed = true;  // any element may change
       if (o.role != ArgRole::Output || disjoint(a.view, o.view)) continue;
       if (a.role != ArgRole::Gather && same_elements(a, o)) continue;
       needed = true;
@@ -429,6 +438,15 @@ MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg
                     " but the call's domain is " + shape_text(plan.domain));
     }
   }
+  // A call whose only outputs are scatter arrays runs over the first one's
+  // shape (Brook+'s default, §12).
+  for (size_t i = 0; i < args.size() && !first_out; ++i) {
+    const ast::ParamDecl& p = *kernel.params[i];
+    if (!p.scatter || args[i].kind != CallArg::Kind::Stream) continue;
+    first_out = &p;
+    plan.domain = canonical_extents(args[i].stream.extents);
+    domain_rank = args[i].stream.rank();
+  }
   if (!first_out) fail(loc, "kernel '" + kernel.name + "' has no output stream to run over");
 
   for (size_t i = 0; i < args.size(); ++i) {
@@ -467,11 +485,16 @@ MapPlan Scheduler::plan_map(const ast::FuncDecl& kernel, std::span<const CallArg
         } else if (a.kind == CallArg::Kind::Stream) {
           pa.view = a.stream;
           if (element_count(a.stream.extents) == 0 && element_count(plan.domain) > 0) {
-            fail(loc, "gather argument '" + p.name + "' of kernel '" + kernel.name + "' is an empty stream " +
+            fail(loc, std::string(p.scatter ? "scatter output '" : "gather argument '") + p.name +
+                          "' of kernel '" + kernel.name + "' is an empty stream " +
                           shape_text(a.stream.extents) + ": no element to gather");
           }
         } else {
           fail(loc, "gather argument '" + p.name + "' needs a stream or an array");
+        }
+        if (p.scatter && a.kind != CallArg::Kind::Stream) {
+          fail(loc,
+               "scatter output '" + p.name + "' of kernel '" + kernel.name + "' needs a stream");
         }
         break;
       case ast::ParamKind::Const:

@@ -130,6 +130,34 @@ RV Codegen::builtin(const ast::CallExpr& e) {
     b.CreateCall(hook, {fn->ctx, i64(p->index), lv.ptr, i64(static_cast<int64_t>(e.args[0]->type->size))});
     return {nullptr, e.type};
   }
+  if (id == Builtin::pack_4ubyte || id == Builtin::unpack_4ubyte) {
+    // §12 (Cg's PK4UB / UP4UB): bytes round(255 * clamp(c, 0, 1)), NaN as 0,
+    // x in the low byte, in a float's bits; unpacking divides by 255.
+    RV a = rvalue(*e.args.at(0));
+    llvm::Type* f32 = b.getFloatTy();
+    if (id == Builtin::pack_4ubyte) {
+      Value* bits = b.getInt32(0);
+      for (unsigned j = 0; j < 4; ++j) {
+        Value* c = b.CreateExtractElement(a.v, j);
+        Value *zero = llvm::ConstantFP::get(f32, 0.0), *one = llvm::ConstantFP::get(f32, 1.0);
+        c = b.CreateSelect(b.CreateFCmpOGT(c, zero),
+                           b.CreateSelect(b.CreateFCmpOLT(c, one), c, one), zero);
+        c = b.CreateUnaryIntrinsic(llvm::Intrinsic::round,
+                                   b.CreateFMul(llvm::ConstantFP::get(f32, 255.0), c));
+        Value* byte = b.CreateFPToUI(c, b.getInt32Ty());
+        bits = b.CreateOr(bits, b.CreateShl(byte, b.getInt32(8 * j)));
+      }
+      return {b.CreateBitCast(bits, f32), e.type};
+    }
+    Value* bits = b.CreateBitCast(a.v, b.getInt32Ty());
+    Value* out = llvm::UndefValue::get(llvm::FixedVectorType::get(f32, 4));
+    for (unsigned j = 0; j < 4; ++j) {
+      Value* byte = b.CreateAnd(b.CreateLShr(bits, b.getInt32(8 * j)), b.getInt32(255));
+      Value* c = b.CreateFDiv(b.CreateUIToFP(byte, f32), llvm::ConstantFP::get(f32, 255.0));
+      out = b.CreateInsertElement(out, c, j);
+    }
+    return {out, e.type};
+  }
   if (id == Builtin::instance) {
     // The domain position plus the first output's view offset (§5).
     auto* v4 = llvm::FixedVectorType::get(b.getInt32Ty(), 4);

@@ -170,6 +170,8 @@ LV Codegen::lvalue(const ast::Expr& e) {
       const auto& field = bt->decl->fields[static_cast<size_t>(m->field_index)];
       return {byte_gep(base, static_cast<int64_t>(field.offset)), e.type};
     }
+    case ast::ExprKind::Gather:
+      return {gather_ptr(*e.as<ast::GatherExpr>()), e.type};
     case ast::ExprKind::Swizzle: {
       const auto* s = e.as<ast::SwizzleExpr>();
       LV base = lvalue(*s->base);
@@ -480,6 +482,19 @@ RV Codegen::swizzle(const ast::SwizzleExpr& e) {
 // g[i], g[i][j], g[v]: indices clamp to the array's extents (§5); a float
 // index selects floor(f + 0.25).
 RV Codegen::gather(const ast::GatherExpr& e) {
+  const Type* elem = e.type;
+  Value* ptr = gather_ptr(e);
+  if (is_aggregate(elem)) {
+    Value* tmp = alloca_of(elem);
+    copy(tmp, ptr, elem);
+    return {tmp, elem};
+  }
+  return {load(ptr, elem), elem};
+}
+
+// The address of g[i] after index conversion and clamping; a scatter
+// output's `a[i] = v` (§12) stores through it.
+Value* Codegen::gather_ptr(const ast::GatherExpr& e) {
   const auto* n = e.param->as<ast::NameExpr>();
   auto it = n ? fn->ptrs.find(n->decl) : fn->ptrs.end();
   if (it == fn->ptrs.end()) unsupported(e.loc, "this gather");
@@ -537,13 +552,7 @@ RV Codegen::gather(const ast::GatherExpr& e) {
     index = b.CreateAdd(index, d == rank - 1 ? pos : b.CreateMul(pos, load_i64(rt, kArgStride + 8 * d)));
   }
   Value* base = b.CreateLoad(b.getPtrTy(), byte_gep(rt, kArgBase));
-  Value* ptr = byte_gep(base, b.CreateMul(index, i64(static_cast<int64_t>(elem->size))));
-  if (is_aggregate(elem)) {
-    Value* tmp = alloca_of(elem);
-    copy(tmp, ptr, elem);
-    return {tmp, elem};
-  }
-  return {load(ptr, elem), elem};
+  return byte_gep(base, b.CreateMul(index, i64(static_cast<int64_t>(elem->size))));
 }
 
 RV Codegen::indexof(const ast::IndexofExpr& e) {

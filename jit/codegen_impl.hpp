@@ -81,6 +81,7 @@ class Codegen {
   RV cast(const ast::CastExpr& e);
   RV swizzle(const ast::SwizzleExpr& e);
   RV gather(const ast::GatherExpr& e);
+  llvm::Value* gather_ptr(const ast::GatherExpr& e);
   RV indexof(const ast::IndexofExpr& e);
   RV call(const ast::CallExpr& e);
   RV kernel_call(const ast::CallExpr& e);

@@ -371,7 +371,11 @@ void JitBackend::run_map(const MapPlan& plan) {
   const int64_t total = rows * cols;
   const int64_t threads = pool_.size();
   auto t_run = std::chrono::steady_clock::now();
-  if (total < 4096 || threads == 1) {
+  // Scatter outputs (§12) run in one row-major pass, as on the interpreter:
+  // where invocations write one position, the last one's value stays.
+  const bool scatters = std::any_of(kernel.params.begin(), kernel.params.end(),
+                                    [](const auto& p) { return p->scatter; });
+  if (total < 4096 || threads == 1 || scatters) {
     fn(&launch, 0, rows, 0, cols);
   } else if (rows >= threads * 4) {
     int64_t blocks = std::min<int64_t>(rows, threads * 8);

@@ -505,6 +505,10 @@ bool reads_name(const ast::Stmt& s, const ast::Decl* d) {
 
 bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape& shape,
                    const std::string& entry_name, bool fp_relaxed) {
+  // Scatter outputs (§12) store to computed positions that lanes may share:
+  // the scalar path keeps them plain stores.
+  for (const auto& p : kernel.params)
+    if (p->scatter) return false;
   spmd::VaryingSet varying;
   spmd::LoopSet masked_loops;
   const analysis::FloatCounters counters(kernel);  // its shadows' keys outlive the rounds

@@ -613,6 +613,8 @@ SV Gen::builtin(const ast::CallExpr& e) {
   const auto& info = stdlib::builtin_info(id);
   if (id == Builtin::printf) outside("printf");
   if (id == Builtin::push) outside("push");
+  if (id == Builtin::pack_4ubyte || id == Builtin::unpack_4ubyte)
+    outside("pack_4ubyte / unpack_4ubyte");
   if (id == Builtin::instance) {
     SV out{{}, e.type};
     const int D = static_cast<int>(pos.size());

@@ -359,7 +359,7 @@ struct ParamDecl : DeclOf<DeclKind::Param> {
   bool stream_pointer = false;
   // A variable output (§12), pkind Out: `vout [N]` gives N, `vout []` 0; -1 otherwise.
   int vout_bound = -1;
-  // Brook+'s scatter output `out T a[]` (§12), pkind Out with gather_rank dims.
+  // Brook+'s scatter output `out T a[]` (§12): pkind Gather, written by the kernel.
   bool scatter = false;
 };
 

@@ -691,16 +691,19 @@ std::unique_ptr<ParamDecl> Parser::parse_param(FuncKind fkind, int index) {
   // Report (without abandoning the declaration) an out/reduce parameter that is
   // not written as a stream: sema cannot tell `out float y` from `out float y<>`.
   // `reduce float r` (no `<>`) is BrookGPU's spelling of `reduce float r<>`.
-  if (spec.is_out && !is_stream && !ts.array_dims.empty() && spec.vout_bound < 0) {
-    diags_.error(param->loc, "'out " + base_type_text(ts) + " " + param->name +
-                                 "[]' (Brook+ scatter outputs) is not supported yet");
-  } else if (spec.is_out && !is_stream) {
+  // `out T a[]` / `out T a[][]` is Brook+'s scatter output (§12): a gather
+  // array the kernel writes at computed positions.
+  const bool scatter = spec.is_out && !is_stream && !ts.array_dims.empty() && spec.vout_bound < 0 &&
+                       fkind == FuncKind::Kernel;
+  if (spec.is_out && !is_stream && !scatter) {
     const char* word = "out";
     diags_.error(param->loc, std::string("'") + word + "' parameter '" + param->name +
                                  "' must be a stream: declare it '" + word + " " +
                                  base_type_text(ts) + " " + param->name + "<>'");
   }
   if (spec.is_reduce) param->pkind = ParamKind::Reduce;
+  else if (scatter)
+    param->pkind = ParamKind::Gather, param->scatter = true;
   else if (spec.is_out) param->pkind = ParamKind::Out;
   else if (spec.is_iter) param->pkind = ParamKind::Iter;
   else if (is_stream) param->pkind = ParamKind::Input;

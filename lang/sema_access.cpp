@@ -121,7 +121,8 @@ const Type* Sema::Impl::check_name(NameExpr& n) {
     case DeclKind::Param: {
       auto* p = d->as<ParamDecl>();
       if (p->pkind == ParamKind::Gather) {
-        error(n.loc, "gather array '" + n.name + "' must be indexed, as in " + n.name +
+        error(n.loc, std::string(p->scatter ? "scatter output '" : "gather array '") + n.name +
+                         "' must be indexed, as in " + n.name +
                          (p->gather_rank == 2 ? "[row][column]" : "[i]"));
         return err();
       }
@@ -257,6 +258,7 @@ const Type* Sema::Impl::check_index(ExprPtr& e) {
       return check_gather(e, *p, *root->as<NameExpr>());
     }
   }
+  scatter_target = false;  // not a scatter output's element: its parts are reads
   auto* ix = e->as<IndexExpr>();
   auto finish = [&](const Type* t) {
     e->type = t;
@@ -356,6 +358,9 @@ const Type* Sema::Impl::vector_component(ExprPtr& e) {
 
 const Type* Sema::Impl::check_gather(ExprPtr& e, ParamDecl& param, NameExpr& name) {
   SourceLoc loc = e->loc;
+  const bool write = scatter_target;
+  scatter_target = false;  // the indices are reads
+  const char* what = param.scatter ? "scatter output '" : "gather array '";
   name.decl = &param;
   name.type = param.type;
   std::vector<ExprPtr> indices;
@@ -385,15 +390,23 @@ const Type* Sema::Impl::check_gather(ExprPtr& e, ParamDecl& param, NameExpr& nam
     }
   }
   if (!ok) return e->type = err();
+  if (param.scatter && !write) {
+    // Brook+ scatter outputs are write-only: invocations run in any order, so
+    // a read could not say which writes it sees.
+    error(loc, "scatter output '" + param.name +
+                   "' can only be written, whole elements at a time: '" + param.name +
+                   (param.gather_rank == 2 ? "[row][column]" : "[i]") + " = value;'");
+    return e->type = err();
+  }
   size_t n = ge.indices.size();
   int rank = param.gather_rank;
   if (n == 1 && rank == 2 && ge.indices[0]->type->is_scalar()) {
-    error(loc, "gather array '" + param.name + "' has 2 dimensions: index it as " + param.name +
+    error(loc, what + param.name + "' has 2 dimensions: index it as " + param.name +
                    "[row][column] or with a float2 (column, row)");
     return e->type = err();
   }
   if (n > 1 && static_cast<int>(n) != rank) {
-    error(loc, "gather array '" + param.name + "' has " + std::to_string(rank) + " dimension" +
+    error(loc, what + param.name + "' has " + std::to_string(rank) + " dimension" +
                    (rank == 1 ? "" : "s") + ", but " + std::to_string(n) + " indices were given");
     return e->type = err();
   }

@@ -101,6 +101,23 @@ const Type* Sema::Impl::check_builtin(CallExpr& c, const stdlib::BuiltinName& b)
     case Sig::Instance:
       if (!check_arity(c, 0, false, "'" + c.callee + "'")) return err();
       return types.vector(types.int_type(), 4);
+    case Sig::Pack4ubyte:
+    case Sig::Unpack4ubyte: {
+      // pack_4ubyte(float4) -> float, unpack_4ubyte(float) -> float4 (§12).
+      if (!check_arity(c, 1, false, "'" + c.callee + "'")) return err();
+      const bool pack = info.sig == Sig::Pack4ubyte;
+      const Type* want = pack ? types.vector(types.float_type(), 4) : types.float_type();
+      const Type* t = check_value(c.args[0]);
+      if (t->is_error()) return err();
+      if (!t->is_arithmetic() || (pack && t->is_vector() && t->count != 4) ||
+          (!pack && t->is_vector())) {
+        error(c.args[0]->loc,
+              "the argument of '" + c.callee + "' must be " + quoted(want) + ", not " + quoted(t));
+        return err();
+      }
+      if (!convert(c.args[0], want, "for the argument of '" + c.callee + "'")) return err();
+      return pack ? types.float_type() : types.vector(types.float_type(), 4);
+    }
     case Sig::Push: {
       // push(e): e must name a `vout` parameter of the kernel (§12).
       if (!check_arity(c, 1, false, "'" + c.callee + "'")) return err();

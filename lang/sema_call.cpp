@@ -163,7 +163,19 @@ const Type* Sema::Impl::check_kernel_launch(CallExpr& c, FuncDecl& f) {
       }
       case ParamKind::Gather: {
         const Type* t = check_expr(arg);
+        if (p.scatter) has_out = true;
         if (t->is_error() || p.type->is_error()) break;
+        if (p.scatter) {
+          // A scatter output (§12) writes a stream; host arrays are snapshots.
+          if (!t->is_stream() || t->elem != p.type)
+            error(arg->loc, desc + " is the scatter output '" + p.name +
+                                "' and must be a stream of " + quoted(p.type) + ", not " +
+                                quoted(t));
+          else if (t->is_iter)
+            error(arg->loc, desc + " is the scatter output '" + p.name +
+                                "'; an iterator cannot be an output");
+          break;
+        }
         const Type* elem = t->is_stream() ? t->elem : nullptr;
         if (t->is_array()) {
           elem = t;
@@ -207,6 +219,16 @@ const Type* Sema::Impl::check_kernel_subcall(CallExpr& c, FuncDecl& f) {
   std::string what = kind_desc(f);
   const Type* result = f.return_type ? f.return_type : err();
   if (!check_arity(c, f.params.size(), false, what)) return result;
+  for (const auto& p : f.params) {
+    if (p->pkind != ParamKind::Out || p->vout_bound < 0) continue;
+    // Pushes are ordered by the launched kernel's invocations (§12); a callee
+    // has none of its own. The caller can write an 'out' and push it.
+    error(callee_loc(c),
+          "kernel '" + f.name + "' has the vout parameter '" + p->name +
+              "', so only the host can launch it (push from a kernel called by a kernel "
+              "is not supported; pass an 'out' parameter and push in the caller)");
+    return result;
+  }
   for (size_t i = 0; i < c.args.size(); ++i) {
     ParamDecl& p = *f.params[i];
     ExprPtr& arg = c.args[i];
@@ -224,6 +246,13 @@ const Type* Sema::Impl::check_kernel_subcall(CallExpr& c, FuncDecl& f) {
         auto* n = arg->as<NameExpr>();
         n->decl = mine;
         n->type = mine->type;
+        if (mine->scatter != p.scatter) {
+          error(arg->loc, desc +
+                              (p.scatter ? " is the scatter output '" : " is the gather array '") +
+                              p.name + "'; '" + mine->name +
+                              (mine->scatter ? "' is a scatter output" : "' is a gather array"));
+          break;
+        }
         if (mine->type != p.type || mine->gather_rank != p.gather_rank)
           error(arg->loc, desc + " is the gather array '" + p.name + "' of " + quoted(p.type) +
                               " with " + std::to_string(p.gather_rank) +

@@ -547,6 +547,8 @@ bool Sema::Impl::check_modifiable(const Expr& e, std::string_view action) {
       root = ix->base.get();
     } else if (auto* g = root->as<GatherExpr>()) {
       auto* n = g->param->as<NameExpr>();
+      auto* p = n && n->decl ? n->decl->as<ParamDecl>() : nullptr;
+      if (p && p->scatter && root == &e) return true;  // `a[i] = v` on a scatter output (§12)
       error(e.loc, "cannot " + act + " gather array '" + (n ? n->name : std::string("?")) + "'");
       return false;
     } else {
@@ -591,7 +593,9 @@ bool Sema::Impl::check_modifiable(const Expr& e, std::string_view action) {
 }
 
 const Type* Sema::Impl::check_assign(AssignExpr& a) {
+  scatter_target = in_kernel() && !a.op && a.lhs->kind == ExprKind::Index;
   const Type* lt = check_expr(a.lhs);
+  scatter_target = false;
   if (lt->is_stream()) {
     error(a.lhs->loc, "streams cannot be assigned; use streamRead, streamWrite or streamSwap");
     check_expr(a.rhs);

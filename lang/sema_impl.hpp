@@ -61,6 +61,9 @@ struct Sema::Impl {
   // True while checking the direct children of a switch body (labels allowed).
   bool labels_allowed = false;
   bool in_kernel() const { return func && func->fkind != ast::FuncKind::Host; }
+  // Set by check_assign for the `a[i]` of `a[i] = v`: the one place a scatter
+  // output (§12) may appear; check_gather consumes it.
+  bool scatter_target = false;
   // "kernel 'k'" or "reduce function 'sum'", for messages.
   std::string func_desc() const;
 

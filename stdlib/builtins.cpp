@@ -88,6 +88,8 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     plain(B::ctz, "ctz", Sig::IntUnary),  // ctz is OpenCL 2.0 only
     plain(B::instance, "instance", Sig::Instance, Where::kernel),
     plain(B::push, "push", Sig::Push, Where::kernel),
+    plain(B::pack_4ubyte, "pack_4ubyte", Sig::Pack4ubyte, Where::kernel),
+    plain(B::unpack_4ubyte, "unpack_4ubyte", Sig::Unpack4ubyte, Where::kernel),
     plain(B::streamRead, "streamRead", Sig::Stream, Where::host),
     plain(B::streamWrite, "streamWrite", Sig::Stream, Where::host),
     plain(B::streamSwap, "streamSwap", Sig::Stream, Where::host),

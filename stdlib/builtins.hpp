@@ -25,6 +25,8 @@ enum class Builtin : uint16_t {
   instance,
   // Kernel only: push(e) appends e's value to a vout output (§12).
   push,
+  // Kernel only: BrookGPU's (Cg's) byte packing of a float4 into a float's bits (§12).
+  pack_4ubyte, unpack_4ubyte,
   // Stream operations (host only).
   streamRead, streamWrite, streamSwap, streamPrint, streamSize, streamGatherOp, streamScatterOp,
   // Host C library.
@@ -69,6 +71,8 @@ enum class Sig : uint8_t {
   IntUnary,      // genI f(genI): popcount, clz, ctz on 32- or 64-bit integers
   Instance,      // int4 instance()
   Push,          // void push(e), e a `vout` parameter
+  Pack4ubyte,    // float pack_4ubyte(float4)
+  Unpack4ubyte,  // float4 unpack_4ubyte(float)
   Stream,        // a stream operation; sema checks each one by name
   Prototype,     // host library: a fixed C prototype, see BuiltinInfo::prototype
 };

@@ -433,9 +433,9 @@ NodePtr Compiler::call(const CallExpr& e) {
         return make_fail(e.callee_loc.valid() ? e.callee_loc : e.loc,
                          "'" + e.callee + "' is not available here");
       }
-      if (info.sig == stdlib::Sig::Instance || info.sig == stdlib::Sig::Push) {
+      if (info.where == stdlib::Where::kernel) {
         if (kernel_) return kernel_->kernel_builtin(e, *this);
-        return make_fail(e.loc, "'instance()' is only available in kernels");
+        return make_fail(e.loc, "'" + e.callee + "' is only available in kernels");
       }
       return math_builtin(e);
     }

@@ -86,7 +86,9 @@ struct IndexofNode : Node {
     const BoundStream* b = bound_at(*ctx, param);
     int64_t pos[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     size_t rank = ctx->rank;
-    if (b && (b->arg->role == ArgRole::Input || b->arg->role == ArgRole::Iter)) {
+    if (b && b->arg->role == ArgRole::Gather) {
+      rank = 0;  // a gather (or scatter) array has no position of its own: 0, as on the JIT and OpenCL
+    } else if (b && (b->arg->role == ArgRole::Input || b->arg->role == ArgRole::Iter)) {
       rank = b->arg->map.size();
       for (size_t d = 0; d < rank && d < 8; ++d) pos[d] = b->arg->map[d].apply(ctx->pos);
     } else if (ctx->pos) {
@@ -109,6 +111,37 @@ struct InstanceNode : Node {
     for (size_t j = 0; j < 4; ++j) {
       out.c[j] = put<int32_t>(static_cast<int32_t>(out.c[j].i + ctx->instance_offset[j]));
     }
+  }
+};
+
+// pack_4ubyte / unpack_4ubyte (§12, Cg's PK4UB / UP4UB): four bytes
+// round(255 * clamp(c, 0, 1)) (NaN as 0), x in the low byte, held in a
+// float's bits; unpacking divides each byte by 255.
+struct Pack4Node : Node {
+  NodePtr arg;
+  Scalar eval(Machine& m) override {
+    Vec v;
+    arg->eval_vec(m, v);
+    uint32_t bits = 0;
+    for (int j = 0; j < 4; ++j) {
+      float c = v.c[j].f;
+      c = c > 0.0f ? (c < 1.0f ? c : 1.0f) : 0.0f;
+      bits |= static_cast<uint32_t>(std::round(255.0f * c)) << (8 * j);
+    }
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return put<float>(f);
+  }
+};
+
+struct Unpack4Node : Node {
+  NodePtr arg;
+  void eval_vec(Machine& m, Vec& out) override {
+    float f = arg->eval(m).f;
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof bits);
+    for (int j = 0; j < 4; ++j)
+      out.c[j] = put<float>(static_cast<float>((bits >> (8 * j)) & 255u) / 255.0f);
   }
 };
 
@@ -331,6 +364,20 @@ NodePtr KernelNodes::kernel_builtin(const ast::CallExpr& e, Compiler& c) {
     n->name = p->name;
     n->size = e.args[0]->type->size;
     n->place = c.place(*e.args[0]);
+    return n;
+  }
+  if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::pack_4ubyte &&
+      e.args.size() == 1) {
+    auto n = std::make_unique<Pack4Node>();
+    n->loc = e.loc;
+    n->arg = c.value(*e.args[0]);
+    return n;
+  }
+  if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::unpack_4ubyte &&
+      e.args.size() == 1) {
+    auto n = std::make_unique<Unpack4Node>();
+    n->loc = e.loc;
+    n->arg = c.value(*e.args[0]);
     return n;
   }
   if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::instance) {

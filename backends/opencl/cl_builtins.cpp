@@ -81,6 +81,27 @@ std::string ClPrinter::builtin(const CallExpr& e) {
   std::string S = m_.type_name(s0);
   auto lit = [&](const char* v) { return "(" + S + ")" + v; };
   switch (id) {
+    case Builtin::pack_4ubyte:
+      // §12 (Cg's PK4UB): bytes round(255 * clamp(c, 0, 1)), NaN as 0, x low.
+      return m_.helper(
+                 "brook_pack_4ubyte",
+                 [] {
+                   return "static float brook_pack_4ubyte(float4 v) {\n"
+                          "  float4 c = select((float4)(0.0f), select((float4)(1.0f), v, v < "
+                          "(float4)(1.0f)), v > (float4)(0.0f));\n"
+                          "  uint4 b = convert_uint4(round((float4)(255.0f) * c));\n"
+                          "  return as_float(b.x | (b.y << 8) | (b.z << 16) | (b.w << 24));\n}\n";
+                 }) +
+             "(" + args.at(0) + ")";
+    case Builtin::unpack_4ubyte:
+      return m_.helper("brook_unpack_4ubyte",
+                       [] {
+                         return "static float4 brook_unpack_4ubyte(float f) {\n"
+                                "  uint u = as_uint(f);\n"
+                                "  return convert_float4((uint4)(u & 255u, (u >> 8) & 255u, (u >> "
+                                "16) & 255u, u >> 24)) / (float4)(255.0f);\n}\n";
+                       }) +
+             "(" + args.at(0) + ")";
     case Builtin::instance:
       // Plus the first output's view offset (§5); map_source defines it first.
       m_.helper("brook_ioff_default", [] { return "#ifndef BROOK_IOFF\n#define BROOK_IOFF ((int4)(0))\n#endif\n"; });

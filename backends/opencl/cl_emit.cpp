@@ -77,7 +77,8 @@ std::string emit_opencl(const ast::Program& program, std::string_view kernel_fil
       if (!f || !f->body || f->fkind == ast::FuncKind::Host) continue;
       if (!kernel_filter.empty() && f->name != kernel_filter) continue;
       bool has_out = f->fkind == ast::FuncKind::Reduce;
-      for (const auto& p : f->params) has_out = has_out || p->pkind == ast::ParamKind::Out;
+      for (const auto& p : f->params)
+        has_out = has_out || p->pkind == ast::ParamKind::Out || p->scatter;
       out += "// ==== " + std::string(f->fkind == ast::FuncKind::Reduce ? "reduce " : "kernel ") + f->name + "\n";
       if (!has_out) {
         out += "// (no output stream: only callable from other kernels)\n\n";

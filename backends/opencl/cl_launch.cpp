@@ -48,8 +48,10 @@ Extra extra_arg(const PlanArg& a, const ParamDecl& p, ClModule& m, const std::st
   if (a.role == ArgRole::Gather) {
     const Type* e = a.gather_from_host ? a.host.elem : a.view.elem;
     if (!e) e = element_of(p.type);
-    x.params = ", __global const uchar* " + n + ", long " + n + "_base, long4 " + n + "_ext, long4 " + n + "_str";
-    x.prep = "  __global const uchar* " + n + "_g = " + n + " + " + n + "_base * " + sz(e) + ";\n";
+    // A scatter output (§12) is a gather the kernel stores through.
+    const std::string ptr = p.scatter ? "__global uchar* " : "__global const uchar* ";
+    x.params = ", " + ptr + n + ", long " + n + "_base, long4 " + n + "_ext, long4 " + n + "_str";
+    x.prep = "  " + ptr + n + "_g = " + n + " + " + n + "_base * " + sz(e) + ";\n";
     x.call = ", " + n + "_g, BROOK_I4(" + n + "_ext), BROOK_I4(" + n + "_str)";
     return x;
   }

@@ -71,7 +71,8 @@ std::string ClPrinter::function(const FuncDecl& decl) {
         sig += ", __private " + m_.type_name(p->type) + "* " + n + ", float4 brook_ix_" + n + ", int4 brook_jx_" + n;
         break;
       case ParamKind::Gather:
-        sig += ", __global const uchar* " + n + ", brook_i4 brook_ge_" + n + ", brook_i4 brook_gs_" + n;
+        sig += std::string(p->scatter ? ", __global uchar* " : ", __global const uchar* ") + n +
+               ", brook_i4 brook_ge_" + n + ", brook_i4 brook_gs_" + n;
         break;
       case ParamKind::Const:
       case ParamKind::Value:

@@ -67,6 +67,8 @@ class ClPrinter {
   std::string assign(const ast::AssignExpr& e);
   std::string cast(const ast::CastExpr& e);
   std::string gather(const ast::GatherExpr& e);
+  // The element's address (`g + offset * size`) after index clamping.
+  std::string gather_addr(const ast::GatherExpr& e);
   std::string gather_index_helper(const Type* index_type);
   std::string kernel_call(const ast::CallExpr& e);
   std::string construct_from_parts(const ast::ConstructExpr& c);

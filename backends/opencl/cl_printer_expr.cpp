@@ -146,6 +146,18 @@ std::string ClPrinter::binary(const BinaryExpr& e) {
 }
 
 std::string ClPrinter::assign(const AssignExpr& e) {
+  if (auto* g = e.lhs->as<GatherExpr>(); g && !e.op) {
+    // `a[i] = v` on a scatter output (§12): a store whose value is v's.
+    const Type* t = e.lhs->type;
+    std::string name = "brook_sc_" + m_.tag(t);
+    std::string st = m_.store_fn(t);
+    m_.helper(name, [&] {
+      return "static " + m_.type_name(t) + " " + name + "(__global uchar* p, " + m_.type_name(t) +
+             " v) { " + st + "(p, v); return v; }\n";
+    });
+    std::string addr = gather_addr(*g);
+    return name + "(" + addr + ", " + expr(*e.rhs) + ")";
+  }
   std::string l = expr(*e.lhs), r = expr(*e.rhs);
   if (!e.op) return "(" + l + " = " + r + ")";
   const Type* lt = e.lhs->type;
@@ -194,6 +206,10 @@ std::string ClPrinter::gather_index_helper(const Type* t) {
 }
 
 std::string ClPrinter::gather(const GatherExpr& e) {
+  return m_.load_fn(e.type) + "(" + gather_addr(e) + ")";
+}
+
+std::string ClPrinter::gather_addr(const GatherExpr& e) {
   const ParamDecl* p = stream_param(*e.param);
   if (!p || p->pkind != ParamKind::Gather) throw Unsupported{e.loc, "not a gather array"};
   std::string g = safe_name(p->name);
@@ -216,7 +232,7 @@ std::string ClPrinter::gather(const GatherExpr& e) {
       std::string off = rank == 1 ? "brook_gl(" + *col + ", brook_ge_" + g + ".s0)"
                                   : "brook_gl(" + *row + ", brook_ge_" + g + ".s0) * brook_gs_" + g +
                                         ".s0 + brook_gl(" + *col + ", brook_ge_" + g + ".s1)";
-      return m_.load_fn(e.type) + "(" + g + " + (" + off + ") * " + std::to_string(e.type->size) + ")";
+      return g + " + (" + off + ") * " + std::to_string(e.type->size);
     }
     std::string V = m_.type_name(v);
     std::string name = "brook_gv_" + V + "_r" + std::to_string(rank);
@@ -233,7 +249,7 @@ std::string ClPrinter::gather(const GatherExpr& e) {
       return b + ";\n}\n";
     });
     std::string off = name + "(" + expr(*e.indices[0]) + ", brook_ge_" + g + ", brook_gs_" + g + ")";
-    return m_.load_fn(e.type) + "(" + g + " + " + off + " * " + std::to_string(e.type->size) + ")";
+    return g + " + " + off + " * " + std::to_string(e.type->size);
   }
   std::string off;
   for (size_t k = 0; k < e.indices.size() && k < 4; ++k) {
@@ -248,7 +264,7 @@ std::string ClPrinter::gather(const GatherExpr& e) {
     }
     if (k + 1 != static_cast<size_t>(rank)) off += " * brook_gs_" + g + c;
   }
-  return m_.load_fn(e.type) + "(" + g + " + (" + off + ") * " + std::to_string(e.type->size) + ")";
+  return g + " + (" + off + ") * " + std::to_string(e.type->size);
 }
 
 // A vector built from vector parts (float3(float2(x), y)). OpenCL C allows
