@@ -48,6 +48,11 @@ struct ArgShape {
 struct MapShape {
   int domain_rank = 1;
   std::vector<ArgShape> args;  // one per kernel parameter
+  // The domain's last extent is below 2^31 - 64: every lane's column (and
+  // the padding lanes of the last gang) converts to float through i32, one
+  // instruction per 8 lanes on AVX2, which has no 64-bit integer to float
+  // conversion (vcvtqq2ps is AVX-512): indexof's lanes.
+  bool narrow_columns = false;
 };
 
 // Emits `entry_name` = the slice function of `kernel` launched with `shape`.
