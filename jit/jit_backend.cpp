@@ -324,6 +324,7 @@ void JitBackend::run_map(const MapPlan& plan) {
           const DimMap& m = pa.map[static_cast<size_t>(d)];
           s.out_dim[d] = static_cast<int8_t>(m.out_dim);
           s.identity[d] = m.num == m.den;
+          s.narrow_ratio[d] = m.num > 0 && m.den > 0 && m.num < (int64_t{1} << 26) && m.den < (int64_t{1} << 26);
         }
         break;
       }

@@ -183,10 +183,22 @@ Value* Gen::view_index(const Arg& a, const std::vector<Value*>& p, std::vector<V
         Value* gn = b.CreateMul(gang_start, a.num[d]);
         Value* q0 = b.CreateSDiv(gn, a.den[d]);
         Value* r0 = b.CreateSub(gn, b.CreateMul(q0, a.den[d]));
-        Value* t = b.CreateAdd(widen(r0), b.CreateMul(iota64(), widen(a.num[d])));
+        // Under narrow_ratio r0 + l * num < 2^31 and so is the quotient: the
+        // same integers in 32-bit lanes, whose conversions are vector ones.
+        llvm::Type* it = s.narrow_ratio[d] ? b.getInt32Ty() : b.getInt64Ty();
+        Value* iota = iota64();
+        Value* num = a.num[d];
+        Value* rem = r0;
+        if (s.narrow_ratio[d]) {
+          iota = b.CreateTrunc(iota, lane_type(it));
+          num = b.CreateTrunc(num, it);
+          rem = b.CreateTrunc(rem, it);
+        }
+        Value* t = b.CreateAdd(widen(rem), b.CreateMul(iota, widen(num)));
         llvm::Type* dv = lane_type(b.getDoubleTy());
         Value* q = b.CreateFDiv(b.CreateSIToFP(t, dv), widen(b.CreateSIToFP(a.den[d], b.getDoubleTy())));
-        q = b.CreateFPToSI(b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, q), lane_type(b.getInt64Ty()));
+        q = b.CreateFPToSI(b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, q), lane_type(it));
+        if (s.narrow_ratio[d]) q = b.CreateSExt(q, lane_type(b.getInt64Ty()));
         id = b.CreateAdd(widen(q0), q);
       } else if (!s.identity[d]) {
         Value* num = a.num[d];
