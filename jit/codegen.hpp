@@ -35,12 +35,15 @@ struct ArgShape {
   int rank = 0;                    // view rank (Input/Iter/Output), gather array rank
   std::array<int8_t, 4> out_dim{};  // DimMap::out_dim per view dimension
   std::array<bool, 4> identity{};   // num == den: the index is the domain position
+  // num and den below 2^26: a resampled dimension's per-lane quotient takes
+  // 32-bit integer lanes (vector conversions on AVX2, 64-bit ones are not).
+  std::array<bool, 4> narrow_ratio{};
   // Gathers: every extent is at most 2^24 + 1, so a float counter's exact
   // shadow clamps as its float value would (lang/analysis.hpp).
   bool counter_exact = false;
   friend bool operator<(const ArgShape& a, const ArgShape& b) {
-    return std::tie(a.role, a.rank, a.out_dim, a.identity, a.counter_exact) <
-           std::tie(b.role, b.rank, b.out_dim, b.identity, b.counter_exact);
+    return std::tie(a.role, a.rank, a.out_dim, a.identity, a.narrow_ratio, a.counter_exact) <
+           std::tie(b.role, b.rank, b.out_dim, b.identity, b.narrow_ratio, b.counter_exact);
   }
   friend bool operator==(const ArgShape&, const ArgShape&) = default;
 };
@@ -48,6 +51,11 @@ struct ArgShape {
 struct MapShape {
   int domain_rank = 1;
   std::vector<ArgShape> args;  // one per kernel parameter
+  // The domain's last extent is below 2^31 - 64: every lane's column (and
+  // the padding lanes of the last gang) converts to float through i32, one
+  // instruction per 8 lanes on AVX2, which has no 64-bit integer to float
+  // conversion (vcvtqq2ps is AVX-512): indexof's lanes.
+  bool narrow_columns = false;
 };
 
 // Emits `entry_name` = the slice function of `kernel` launched with `shape`.

@@ -498,6 +498,9 @@ JitCompiler::Result JitCompiler::get(const Emit& emit) {
     const bool large = Impl::large(*module);
     if (phases.on) phases.line += " instructions " + std::to_string(instruction_count(*module)) + (large ? " large" : "");
     impl_->optimize(*module, large);
+    // BROOK_JIT_DUMP=2: the optimised IR, what the code generator gets.
+    if (const char* d = std::getenv("BROOK_JIT_DUMP"); d && *d == '2')
+      module->print(llvm::errs(), nullptr);
     phases.mark("opt");
     object = impl_->codegen(*module, large);
     phases.mark("codegen");

@@ -288,7 +288,8 @@ class JitBackend final : public Backend {
 };
 
 bool operator<(const MapShape& a, const MapShape& b) {
-  return std::tie(a.domain_rank, a.args) < std::tie(b.domain_rank, b.args);
+  return std::tie(a.domain_rank, a.args, a.narrow_columns) <
+         std::tie(b.domain_rank, b.args, b.narrow_columns);
 }
 
 void JitBackend::run_map(const MapPlan& plan) {
@@ -298,6 +299,7 @@ void JitBackend::run_map(const MapPlan& plan) {
   if (domain.size() > kMaxRank) throw PlanError{plan.loc, "domains of more than 4 dimensions are not supported"};
   MapShape shape;
   shape.domain_rank = static_cast<int>(domain.size());
+  shape.narrow_columns = domain.empty() || domain.back() <= (int64_t{1} << 31) - 64;
   shape.args.resize(kernel.params.size());
   std::vector<ArgRt> rts(kernel.params.size());
   std::deque<std::vector<std::byte>> constants;  // stable addresses
@@ -322,6 +324,7 @@ void JitBackend::run_map(const MapPlan& plan) {
           const DimMap& m = pa.map[static_cast<size_t>(d)];
           s.out_dim[d] = static_cast<int8_t>(m.out_dim);
           s.identity[d] = m.num == m.den;
+          s.narrow_ratio[d] = m.num > 0 && m.den > 0 && m.num < (int64_t{1} << 26) && m.den < (int64_t{1} << 26);
         }
         break;
       }
@@ -822,6 +825,7 @@ std::string jit_emit_llvm(const ast::Program& program, bool fp_relaxed, std::str
         if (f->fkind == ast::FuncKind::Kernel) {
           bool has_out = false;
           jit::MapShape shape;
+          shape.narrow_columns = true;  // as every launch of fewer than 2^31 columns
           for (const auto& p : f->params) {
             jit::ArgShape s;
             switch (p->pkind) {

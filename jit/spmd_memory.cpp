@@ -183,10 +183,22 @@ Value* Gen::view_index(const Arg& a, const std::vector<Value*>& p, std::vector<V
         Value* gn = b.CreateMul(gang_start, a.num[d]);
         Value* q0 = b.CreateSDiv(gn, a.den[d]);
         Value* r0 = b.CreateSub(gn, b.CreateMul(q0, a.den[d]));
-        Value* t = b.CreateAdd(widen(r0), b.CreateMul(iota64(), widen(a.num[d])));
+        // Under narrow_ratio r0 + l * num < 2^31 and so is the quotient: the
+        // same integers in 32-bit lanes, whose conversions are vector ones.
+        llvm::Type* it = s.narrow_ratio[d] ? b.getInt32Ty() : b.getInt64Ty();
+        Value* iota = iota64();
+        Value* num = a.num[d];
+        Value* rem = r0;
+        if (s.narrow_ratio[d]) {
+          iota = b.CreateTrunc(iota, lane_type(it));
+          num = b.CreateTrunc(num, it);
+          rem = b.CreateTrunc(rem, it);
+        }
+        Value* t = b.CreateAdd(widen(rem), b.CreateMul(iota, widen(num)));
         llvm::Type* dv = lane_type(b.getDoubleTy());
         Value* q = b.CreateFDiv(b.CreateSIToFP(t, dv), widen(b.CreateSIToFP(a.den[d], b.getDoubleTy())));
-        q = b.CreateFPToSI(b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, q), lane_type(b.getInt64Ty()));
+        q = b.CreateFPToSI(b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, q), lane_type(it));
+        if (s.narrow_ratio[d]) q = b.CreateSExt(q, lane_type(b.getInt64Ty()));
         id = b.CreateAdd(widen(q0), q);
       } else if (!s.identity[d]) {
         Value* num = a.num[d];
@@ -283,21 +295,27 @@ void Gen::store_elems(Value* base, Value* index, const SV& v, Value* mask, bool 
   if (contiguous && !is_lane(index)) {
     Value* ptr = cg.byte_gep(base, bytes);
     // Gangs that wrote every lane take a plain store (masked ones are slower).
-    auto store = [&](Value* x, Value* m) {
+    // The test reads the lanes' mask; the tail alone widens it to one bit per
+    // component (a <W*n x i1> mask tested or kept live on the full path costs
+    // a bit-by-bit extraction per gang on AVX2).
+    auto store = [&](Value* x) {
       BasicBlock* full = block("store.full");
       BasicBlock* part = block("store.tail");
       BasicBlock* done = block("store.end");
-      b.CreateCondBr(all(m), full, part);
+      b.CreateCondBr(all(mask), full, part);
       b.SetInsertPoint(full);
       b.CreateAlignedStore(x, ptr, al);
       b.CreateBr(done);
       b.SetInsertPoint(part);
-      b.CreateMaskedStore(x, ptr, al, m);
+      std::vector<int> rep;
+      for (int l = 0; l < W; ++l)
+        for (uint32_t k = 0; k < n; ++k) rep.push_back(l);
+      b.CreateMaskedStore(x, ptr, al, n == 1 ? mask : b.CreateShuffleVector(mask, rep));
       b.CreateBr(done);
       b.SetInsertPoint(done);
     };
     if (n == 1) {
-      store(fix(v.c[0]), mask);
+      store(fix(v.c[0]));
       return;
     }
     // Interleave the components back into elements: concatenate them (each
@@ -314,14 +332,10 @@ void Gen::store_elems(Value* base, Value* index, const SV& v, Value* mask, bool 
       for (size_t i = 0; i + 1 < parts.size(); i += 2) next.push_back(b.CreateShuffleVector(parts[i], parts[i + 1], cat));
       parts = std::move(next);
     }
-    std::vector<int> sel, rep;
+    std::vector<int> sel;
     for (int l = 0; l < W; ++l)
-      for (uint32_t k = 0; k < n; ++k) {
-        sel.push_back(static_cast<int>(k * W + l));
-        rep.push_back(l);
-      }
-    Value* acc = b.CreateShuffleVector(parts[0], sel);
-    store(acc, b.CreateShuffleVector(mask, rep));
+      for (uint32_t k = 0; k < n; ++k) sel.push_back(static_cast<int>(k * W + l));
+    store(b.CreateShuffleVector(parts[0], sel));
     return;
   }
   Value* idx = widen(index);
@@ -346,8 +360,13 @@ void Gen::load_streams() {
     SV idx{{}, nullptr};
     for (int c = 0; c < 4; ++c) {
       int d = s.rank - 1 - c;
-      idx.c.push_back(d >= 0 ? b.CreateSIToFP(ids[static_cast<size_t>(d)], shaped(b.getFloatTy(), ids[static_cast<size_t>(d)]))
-                             : llvm::ConstantFP::get(b.getFloatTy(), 0.0));
+      Value* id = d >= 0 ? ids[static_cast<size_t>(d)] : nullptr;
+      // Lane columns below 2^31 (MapShape::narrow_columns) are the same
+      // integers in i32, whose conversion to float is exact alike and vector.
+      if (id && id == lanes && shape.narrow_columns)
+        id = b.CreateTrunc(id, lane_type(b.getInt32Ty()));
+      idx.c.push_back(id ? b.CreateSIToFP(id, shaped(b.getFloatTy(), id))
+                         : llvm::ConstantFP::get(b.getFloatTy(), 0.0));
     }
     indexof_[a.decl] = idx;
     a.index = index;

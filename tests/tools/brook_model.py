@@ -1484,6 +1484,28 @@ def _(out):
     out.stream_print(o)
 
 
+@test("s5_float_counted_stencil")
+def _(out):
+    img = from_list([5, 37], fl([(x * 7 + y * 13) % 11 for y in range(5) for x in range(37)]))
+    o = Stream([5, 37], zero=vec(0, 0, 0, 0))
+
+    def stencil(inv, cur):
+        here = inv.indexof_out()[:2]
+        at = lambda dx, dy: gather_v(img, vadd(here, vec(dx, dy)))  # noqa: E731
+        total = F(0)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                total = total + (F(2) - F(abs(dy))) * (F(2) - F(abs(dx))) * at(dx, dy)
+        skip = at(-1, 0) + at(1, 0)  # dx = -1, then 0 stepped to 1 in the body
+        down = F(0)
+        for dy in (2, 0, -2):
+            down = down * F(2) + at(0, dy)
+        ne = at(0, 1) + at(2, 1)
+        return [vec(total / F(16), skip, down, ne)]
+    launch([o], [], stencil)
+    out.stream_print(o)
+
+
 # --- §6 iterators ---------------------------------------------------------------
 
 
