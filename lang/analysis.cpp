@@ -78,6 +78,7 @@ void walk_expr(const Expr* e, const std::function<void(const Expr&)>& f) {
       walk_expr(e->as<CommaExpr>()->rhs.get(), f);
       break;
     case ExprKind::Call:
+      walk_expr(e->as<CallExpr>()->callee_expr.get(), f);
       for (const auto& a : e->as<CallExpr>()->args) walk_expr(a.get(), f);
       break;
     case ExprKind::Construct:

@@ -24,13 +24,15 @@ struct Stmt;
 struct Decl;
 struct StructDecl;
 struct EnumDecl;
+struct ParenDeclarator;
 using ExprPtr = std::unique_ptr<Expr>;
 using StmtPtr = std::unique_ptr<Stmt>;
 using DeclPtr = std::unique_ptr<Decl>;
 
 // ---------------------------------------------------------------------------
 // Type syntax: what the user wrote, resolved to a `const Type*` by sema.
-// Declarators are C's simple ones: base type, `*`s, name, `[dims]`.
+// Declarators: base type, `*`s, name, `[dims]`, and in host code C's
+// parenthesised declarator for pointers to functions and to arrays (`paren`).
 struct TypeSyntax {
   enum class Base : uint8_t {
     Builtin,  // `builtin` holds the resolved scalar/vector type (int, float4, uchar, …)
@@ -49,6 +51,19 @@ struct TypeSyntax {
   // is `[]` (size from the initialiser, or a gather/parameter array).
   std::vector<ExprPtr> array_dims;
   bool is_const = false;
+  // `R (*name[dims])(params)` or `E (*name)[n]`: the type written before the
+  // parentheses (base and pointer_depth) is the function's return type R or
+  // the array's element E; `paren` adds the function or array type, then its
+  // own `*`s; array_dims (those inside the parentheses) apply last.
+  std::shared_ptr<ParenDeclarator> paren;
+};
+
+struct ParenDeclarator {
+  int pointer_depth = 0;     // `*`s inside the parentheses; 0 for `typedef int fn(int);`
+  bool is_function = false;  // else a pointer to an array of suffix_dims
+  std::vector<TypeSyntax> params;  // parameter types as written (names dropped)
+  bool variadic = false, no_prototype = false;
+  std::vector<ExprPtr> suffix_dims;
 };
 
 // ---------------------------------------------------------------------------
@@ -181,6 +196,7 @@ enum class CallTarget : uint8_t {
   Kernel,    // a kernel: from the host a launch, from a kernel a subroutine call
   Reduce,    // a reduce function: from the host a reduction launch
   Builtin,   // stdlib entry `builtin` (math, printf, streamRead, …)
+  Pointer,   // through a function pointer: `callee_expr` (host code only)
 };
 // Function and Builtin calls: args converted to the parameter types (variadic
 // extras get C's default promotions). Kernel/Reduce calls: stream arguments are
@@ -188,8 +204,11 @@ enum class CallTarget : uint8_t {
 // parameter type, gather arguments are streams or host arrays.
 struct CallExpr : ExprOf<ExprKind::Call> {
   using ExprOf::ExprOf;
-  std::string callee;  // the name as written
+  std::string callee;  // the name as written; empty when callee_expr is written
   SourceLoc callee_loc;
+  // Pointer calls: the pointer to a function, as written (`(*f)`, `ops[i]`) or
+  // made by sema from a name that holds one.
+  ExprPtr callee_expr;
   std::vector<ExprPtr> args;
   CallTarget target = CallTarget::Unresolved;
   struct FuncDecl* func = nullptr;  // Function, Kernel, Reduce
@@ -379,6 +398,8 @@ struct FuncDecl : DeclOf<DeclKind::Func> {
   // The definition this declaration refers to (itself when it has a body);
   // set by sema so calls through a prototype reach the body.
   FuncDecl* definition = nullptr;
+  // Host functions: the function type (what the name designates), set by sema.
+  const Type* type = nullptr;
 };
 
 struct FieldDecl {

@@ -70,6 +70,7 @@ const char* call_target_name(CallTarget t) {
     case CallTarget::Kernel: return "kernel";
     case CallTarget::Reduce: return "reduce";
     case CallTarget::Builtin: return "builtin";
+    case CallTarget::Pointer: return "pointer";
   }
   return "";
 }
@@ -115,6 +116,21 @@ std::string syntax_spelling(const TypeSyntax& ts) {
     case TypeSyntax::Base::Enum: out += "enum " + (ts.name.empty() ? "<anon>" : ts.name); break;
   }
   out.append(static_cast<size_t>(ts.pointer_depth), '*');
+  if (ts.paren) {
+    // `int (*[4])(int, int)`, `float (*)[4]`.
+    out += " (" + std::string(static_cast<size_t>(ts.paren->pointer_depth), '*');
+    for (const ExprPtr& d : ts.array_dims) out += dim_spelling(d.get());
+    out += ")";
+    if (ts.paren->is_function) {
+      out += "(";
+      for (size_t i = 0; i < ts.paren->params.size(); ++i)
+        out += (i ? ", " : "") + syntax_spelling(ts.paren->params[i]);
+      if (ts.paren->variadic) out += ts.paren->params.empty() ? "..." : ", ...";
+      out += ")";
+    }
+    for (const ExprPtr& d : ts.paren->suffix_dims) out += dim_spelling(d.get());
+    return out;
+  }
   for (const ExprPtr& d : ts.array_dims) out += dim_spelling(d.get());
   return out;
 }
@@ -227,9 +243,10 @@ class Dumper {
       }
       case ExprKind::Call: {
         const auto& n = static_cast<const CallExpr&>(e);
-        std::string text = "Call " + n.callee;
+        std::string text = n.callee.empty() ? "Call" : "Call " + n.callee;
         if (n.target != CallTarget::Unresolved) text += std::string(" -> ") + call_target_name(n.target);
         line(depth, text, e.type, e.loc);
+        if (n.callee_expr) opt_expr(c, "callee", n.callee_expr.get());
         for (const ExprPtr& a : n.args) opt_expr(c, "argument", a.get());
         return;
       }

@@ -218,14 +218,15 @@ bool Parser::starts_declaration(size_t ahead) const {
     // `float4(1, 2, 3, 4).x;`, `int(x)`: a constructor expression, not a declaration.
     case Tok::kw_int: case Tok::kw_float: case Tok::kw_double: case Tok::kw_char:
     case Tok::kw_bool:
-      return tok(ahead + 1).kind != Tok::l_paren;
+      // ... but `int (*f)(int)` declares a function pointer.
+      return tok(ahead + 1).kind != Tok::l_paren || tok(ahead + 2).kind == Tok::star;
     case Tok::identifier:
       // A builtin type name starts a declaration only when a declarator
       // follows, so `half = n / 2;` still assigns a variable named half.
       if (builtin_type_name(tok(ahead))) {
         Tok next = tok(ahead + 1).kind;
         return next == Tok::identifier || next == Tok::star || next == Tok::kw_const ||
-               is_brook_keyword(next);
+               is_brook_keyword(next) || (next == Tok::l_paren && tok(ahead + 2).kind == Tok::star);
       }
       return is_typedef_name(tok(ahead).text);
     default:
@@ -432,8 +433,66 @@ TypeSyntax Parser::parse_type_name() {
     ++ts.pointer_depth;
     while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {}
   }
+  if (at_paren_declarator()) {
+    if (const Token* name = parse_paren_declarator(ts))
+      fail(name->loc, "a type name cannot declare '" + name->text + "'");
+    return ts;
+  }
   parse_array_dims(ts);
   return ts;
+}
+
+const Token* Parser::parse_paren_declarator(TypeSyntax& ts) {
+  DepthGuard guard(*this);
+  expect(Tok::l_paren);
+  auto pd = std::make_shared<ParenDeclarator>();
+  while (accept(Tok::star)) {
+    ++pd->pointer_depth;
+    while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {}
+  }
+  if (at_paren_declarator()) fail_here("nested declarators are not supported; name the inner type with a typedef");
+  const Token* name = nullptr;
+  if (at_name()) name = &take_name();
+  if (at(Tok::l_paren)) {
+    fail_here("a function returning a function pointer must name its return type with a typedef: "
+              "'typedef R (*fn_t)(…); fn_t " +
+              (name ? name->text : std::string("f")) + "(…)'");
+  }
+  parse_array_dims(ts);  // `(*ops[4])`: an array of the pointers
+  expect(Tok::r_paren);
+  if (at(Tok::l_paren)) {
+    pd->is_function = true;
+    parse_function_suffix(*pd);
+  } else if (at(Tok::l_square)) {
+    TypeSyntax dims;
+    parse_array_dims(dims);  // `(*p)[4]`: a pointer to the array
+    pd->suffix_dims = std::move(dims.array_dims);
+  } else {
+    // `int (*p);` is `int *p;`.
+    ts.pointer_depth += pd->pointer_depth;
+    return name;
+  }
+  ts.paren = std::move(pd);
+  return name;
+}
+
+void Parser::parse_function_suffix(ParenDeclarator& pd) {
+  FuncDecl fn(tok().loc);
+  push_scope();
+  try {
+    parse_params(fn);
+  } catch (const SyntaxError&) {
+    pop_scope();
+    throw;
+  }
+  pop_scope();
+  for (auto& p : fn.params) {
+    if (p->pkind != ParamKind::Value || p->stream_pointer)
+      fail(p->loc, "a function pointer's parameters cannot be streams");
+    pd.params.push_back(std::move(p->type_syntax));
+  }
+  pd.variadic = fn.is_variadic;
+  pd.no_prototype = fn.no_prototype;
 }
 
 void Parser::parse_array_dims(TypeSyntax& ts) {
@@ -461,11 +520,22 @@ void Parser::parse_struct_body(StructDecl& sd, std::vector<DeclPtr>* defs) {
       do {
         FieldDecl field;
         field.type_syntax = copy_base(spec.type);
-        while (accept(Tok::star)) ++field.type_syntax.pointer_depth;
-        if (!at_name()) fail_here("expected a field name");
-        field.loc = tok().loc;
-        field.name = take_name().text;
-        parse_array_dims(field.type_syntax);
+        while (accept(Tok::star)) {
+          ++field.type_syntax.pointer_depth;
+          while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {}
+        }
+        if (at_paren_declarator()) {
+          SourceLoc at = tok().loc;
+          const Token* name = parse_paren_declarator(field.type_syntax);
+          if (!name) fail(at, "expected a field name");
+          field.loc = name->loc;
+          field.name = name->text;
+        } else {
+          if (!at_name()) fail_here("expected a field name");
+          field.loc = tok().loc;
+          field.name = take_name().text;
+          parse_array_dims(field.type_syntax);
+        }
         sd.fields.push_back(std::move(field));
       } while (accept(Tok::comma));
       expect_semi("struct field");
@@ -527,19 +597,34 @@ std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
       ++ts.pointer_depth;
       while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {}
     }
-    if (!at_name()) {
+    const Token* paren_name = nullptr;
+    if (at_paren_declarator()) {
+      SourceLoc at = tok().loc;
+      paren_name = parse_paren_declarator(ts);
+      if (!paren_name) fail(at, "expected a name in declaration");
+    } else if (!at_name()) {
       if (at(Tok::kw_goto)) fail_here("'goto' is not supported in Brook");
       fail_here("expected a name in declaration");
     }
-    const Token& name = take_name();
+    const Token& name = paren_name ? *paren_name : take_name();
     if (first) stmt->loc = name.loc;
 
-    if (at(Tok::l_paren)) {
+    if (!paren_name && spec.is_typedef && at(Tok::l_paren)) {
+      // `typedef int binop(int, int);`: a function type, used as `binop*`.
+      auto pd = std::make_shared<ParenDeclarator>();
+      pd->is_function = true;
+      parse_function_suffix(*pd);
+      auto td = std::make_unique<TypedefDecl>(name.loc);
+      td->name = name.text;
+      td->type_syntax = std::move(ts);
+      td->type_syntax.paren = std::move(pd);
+      declare_typedef(name.text);
+      stmt->decls.push_back(std::move(td));
+    } else if (!paren_name && at(Tok::l_paren)) {
       auto fn = std::make_unique<FuncDecl>(name.loc);
       fn->name = name.text;
       fn->fkind = spec.is_kernel ? FuncKind::Kernel : spec.is_reduce ? FuncKind::Reduce : FuncKind::Host;
       fn->return_syntax = std::move(ts);
-      if (spec.is_typedef) fail(name.loc, "function types cannot be typedef'd in Brook");
       push_scope();
       try {
         parse_params(*fn);
@@ -561,7 +646,7 @@ std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
         fail(name.loc, std::string("only functions can be declared '") +
                            (spec.is_kernel ? "kernel" : "reduce") + "'");
       if (spec.is_out) fail(name.loc, "'out' applies only to kernel parameters");
-      parse_array_dims(ts);
+      if (!paren_name) parse_array_dims(ts);
       if (spec.is_typedef) {
         auto td = std::make_unique<TypedefDecl>(name.loc);
         td->name = name.text;
@@ -577,7 +662,7 @@ std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
         var->is_extern = spec.is_extern;
         var->is_iter = spec.is_iter;
         // After a declarator name `<` always opens stream extents.
-        if (accept(Tok::less)) {
+        if (!paren_name && accept(Tok::less)) {
           var->is_stream = true;
           while (!at(Tok::greater)) {
             var->extents.push_back(parse_binary(kShiftPrec));
@@ -661,7 +746,21 @@ std::unique_ptr<ParamDecl> Parser::parse_param(FuncKind fkind, int index) {
   }
   auto param = std::make_unique<ParamDecl>(start);
   // `float (*o)<4,3>`: a host function's pointer to a stream (LANGUAGE.md §12).
-  bool paren_name = at(Tok::l_paren) && tok(1).kind == Tok::star;
+  bool paren_name = at_paren_declarator() &&
+                    (tok(2).kind == Tok::r_paren ? tok(3).kind == Tok::less
+                                                 : tok(3).kind == Tok::r_paren && tok(4).kind == Tok::less);
+  if (at_paren_declarator() && !paren_name) {
+    // `int (*cmp)(const void*, const void*)`, `int (*)(int)`, `float (*rows)[4]`.
+    if (const Token* name = parse_paren_declarator(ts)) {
+      param->loc = name->loc;
+      param->name = name->text;
+    }
+    param->pkind = ParamKind::Value;
+    if (fkind != FuncKind::Host) fail(start, "pointers are not allowed in kernels");
+    param->type_syntax = std::move(ts);
+    param->index = index;
+    return param;
+  }
   if (paren_name) {
     advance();
     advance();
@@ -670,6 +769,13 @@ std::unique_ptr<ParamDecl> Parser::parse_param(FuncKind fkind, int index) {
   if (at_name()) {
     param->loc = tok().loc;
     param->name = take_name().text;
+  }
+  if (!paren_name && fkind == FuncKind::Host && at(Tok::l_paren)) {
+    // `int f(int, int)` as a parameter: a pointer to the function (C99 6.7.5.3p8).
+    auto pd = std::make_shared<ParenDeclarator>();
+    pd->is_function = true;
+    parse_function_suffix(*pd);
+    ts.paren = std::move(pd);
   }
   if (paren_name) {
     expect(Tok::r_paren);

@@ -134,7 +134,8 @@ ExprPtr Parser::parse_unary() {
   auto type_in_parens = [&]() {
     if (!starts_type_name(1)) return false;
     bool ctor = builtin_type_name(tok(1)) || keyword_constructor(tok(1).kind);
-    return !(ctor && tok(2).kind == Tok::l_paren);
+    // `(int (*)(int))f` is a cast to a function pointer type.
+    return !(ctor && tok(2).kind == Tok::l_paren && tok(3).kind != Tok::star);
   };
   switch (t.kind) {
     case Tok::plus: return unary(UnaryOp::Plus);
@@ -194,11 +195,14 @@ ExprPtr Parser::parse_postfix(ExprPtr base) {
     const Token& t = tok();
     switch (t.kind) {
       case Tok::l_paren: {
-        auto* name = base->as<NameExpr>();
-        if (!name) fail_here("called object is not a function name");
-        auto call = std::make_unique<CallExpr>(name->loc);
-        call->callee = name->name;
-        call->callee_loc = name->loc;
+        auto call = std::make_unique<CallExpr>(base->loc);
+        call->callee_loc = base->loc;
+        if (auto* name = base->as<NameExpr>()) {
+          call->callee = name->name;
+        } else {
+          // `(*f)(x)`, `ops[i](a, b)`, `s->fn(x)`: a call through a function pointer.
+          call->callee_expr = std::move(base);
+        }
         call->args = parse_call_args();
         base = std::move(call);
         break;

@@ -88,6 +88,17 @@ class Parser {
   void parse_params(ast::FuncDecl& fn);
   std::unique_ptr<ast::ParamDecl> parse_param(ast::FuncKind fkind, int index);
   void parse_array_dims(ast::TypeSyntax& ts);
+  // C's parenthesised declarator at `( *`: `(*name[dims])(params)` (pointer to
+  // function) or `(*name)[dims]` (pointer to array), host code only. Sets
+  // ts.paren; returns the name token, or nullptr for an abstract declarator
+  // (casts, sizeof, unnamed parameters).
+  const Token* parse_paren_declarator(ast::TypeSyntax& ts);
+  // The parameter list of a function declarator, into `pd`.
+  void parse_function_suffix(ast::ParenDeclarator& pd);
+  // `( *` here, or at `ahead`: where a parenthesised declarator starts.
+  bool at_paren_declarator() const {
+    return at(Tok::l_paren) && tok(1).kind == Tok::star;
+  }
   ast::ExprPtr parse_initializer();
   void declare_typedef(const std::string& name);
   void push_scope() { scopes_.emplace_back(); }

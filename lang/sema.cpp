@@ -111,6 +111,14 @@ Sema::~Sema() = default;
 
 bool Sema::check(ast::Program& program) {
   size_t errors_before = impl_->diags.error_count();
+  impl_->later_functions.clear();
+  for (ast::StmtPtr& item : program.items) {
+    auto* ds = item ? item->as<ast::DeclStmt>() : nullptr;
+    if (!ds) continue;
+    for (ast::DeclPtr& d : ds->decls)
+      if (auto* f = d->as<ast::FuncDecl>(); f && f->fkind == ast::FuncKind::Host)
+        impl_->later_functions.emplace(f->name, f);
+  }
   for (ast::StmtPtr& item : program.items) {
     if (!item) continue;
     impl_->func = nullptr;

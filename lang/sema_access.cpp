@@ -104,7 +104,12 @@ ParamDecl* Sema::Impl::kernel_param(const Expr& e) const {
 const Type* Sema::Impl::check_name(NameExpr& n) {
   Decl* d = lookup(n.name);
   if (!d) {
-    error(n.loc, "unknown name '" + n.name + "'");
+    if (stdlib::find_builtin(n.name))
+      error(n.loc, "library function '" + n.name +
+                       "' cannot be used as a function pointer; "
+                       "call it from a function of your own and take that one's address");
+    else
+      error(n.loc, "unknown name '" + n.name + "'");
     return err();
   }
   n.decl = d;
@@ -129,9 +134,20 @@ const Type* Sema::Impl::check_name(NameExpr& n) {
       n.is_lvalue = true;
       return p->type ? p->type : err();
     }
-    case DeclKind::Func:
-      error(n.loc, "function '" + n.name + "' cannot be used as a value; call it");
-      return err();
+    case DeclKind::Func: {
+      // A function designator (C99 6.3.2.1p4): decays to a pointer where a value is needed.
+      auto* f = d->as<FuncDecl>();
+      if (f->fkind != FuncKind::Host) {
+        error(n.loc, std::string(f->fkind == FuncKind::Kernel ? "kernel" : "reduce function") +
+                         " '" + n.name + "' cannot be used as a value; call it");
+        return err();
+      }
+      if (in_kernel()) {
+        error(n.loc, func_desc() + " cannot use function pointers");
+        return err();
+      }
+      return f->type ? f->type : err();
+    }
     case DeclKind::EnumConst:
       return types.int_type();
     case DeclKind::Typedef:
@@ -295,6 +311,10 @@ const Type* Sema::Impl::check_index(ExprPtr& e) {
   }
   if (bt->is_pointer() && bt->elem->is_void()) {
     error(ix->loc, "cannot index a 'void*'");
+    return finish(err());
+  }
+  if (bt->is_pointer() && bt->elem->is_function()) {
+    error(ix->loc, "cannot index a function pointer " + quoted(bt));
     return finish(err());
   }
   if (!it->is_integer()) {

@@ -254,6 +254,11 @@ const Type* Sema::Impl::parse_c_type(std::string_view text) {
       kind = TypeKind::Bool, saw_base = true;
     word.clear();  // anything else is a parameter name or `const`
   };
+  // glibc's name for qsort's and bsearch's comparison function type.
+  if (text.find("__compar_fn_t") != std::string_view::npos) {
+    const Type* vp = types.pointer(types.void_type());
+    return types.pointer(types.function(types.int_type(), {vp, vp}, false, false));
+  }
   for (char ch : text) {
     if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') {
       word += ch;

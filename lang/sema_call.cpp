@@ -59,7 +59,19 @@ const Type* Sema::Impl::stream_arg(ExprPtr& arg, std::string_view what) {
 }
 
 const Type* Sema::Impl::check_call(CallExpr& c) {
+  if (c.callee_expr) return check_pointer_call(c);
   Decl* d = lookup(c.callee);
+  if (d && (d->kind == DeclKind::Var || d->kind == DeclKind::Param)) {
+    // `f(x)` where f holds a function pointer. Other variables keep the
+    // messages below (and builtins stay reachable where C would shadow them).
+    const Type* t = d->kind == DeclKind::Var ? d->as<VarDecl>()->type : d->as<ParamDecl>()->type;
+    if (t && t->is_pointer() && t->elem->is_function()) {
+      auto n = std::make_unique<NameExpr>(callee_loc(c));
+      n->name = c.callee;
+      c.callee_expr = std::move(n);
+      return check_pointer_call(c);
+    }
+  }
   if (auto* f = d ? d->as<FuncDecl>() : nullptr) {
     c.func = f;
     switch (f->fkind) {
@@ -88,13 +100,58 @@ const Type* Sema::Impl::check_call(CallExpr& c) {
   }
   if (const stdlib::BuiltinName* b = stdlib::find_builtin(c.callee)) return check_builtin(c, *b);
   check_args_only(c);
+  auto later = later_functions.find(c.callee);
   if (d)
     error(callee_loc(c), "'" + c.callee + "' is not a function");
-  else if (c.callee == "syncGroup" || c.callee == "instanceInGroup")
+  else if (!in_kernel() && later != later_functions.end()) {
+    if (!implicit_reported.insert(c.callee).second) return err();
+    // gcc accepts this with a warning (C89's implicit `int f()`); C99 removed it (6.5.1p2).
+    SourceLoc at = later->second->loc;
+    std::string where = at.file == callee_loc(c).file ? " at line " + std::to_string(at.line) : "";
+    error(callee_loc(c), "implicit declaration of function '" + c.callee +
+                             "': C99 requires a declaration before the call; '" + c.callee +
+                             "' is declared later" + where + ", so declare it above this use");
+  } else if (c.callee == "syncGroup" || c.callee == "instanceInGroup")
     error(callee_loc(c), "'" + c.callee + "()' (Brook+ work-groups) is not supported");
   else
     error(callee_loc(c), "unknown function '" + c.callee + "'");
   return err();
+}
+
+const Type* Sema::Impl::check_pointer_call(CallExpr& c) {
+  const Type* t = check_value(c.callee_expr, "called");
+  if (t->is_error()) {
+    check_args_only(c);
+    return err();
+  }
+  if (!t->is_pointer() || !t->elem->is_function()) {
+    error(callee_loc(c),
+          "called object of type " + quoted(t) + " is not a function or function pointer");
+    check_args_only(c);
+    return err();
+  }
+  if (in_kernel()) {
+    error(callee_loc(c), func_desc() + " cannot call through a function pointer");
+    check_args_only(c);
+    return err();
+  }
+  const Type* ft = t->elem;
+  c.target = CallTarget::Pointer;
+  std::string what = c.callee.empty() ? "a function of type " + quoted(ft) : "'" + c.callee + "'";
+  if (!ft->no_prototype && !check_arity(c, ft->params.size(), ft->variadic, what)) return ft->elem;
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    const Type* at = check_value(c.args[i], "passed through a function pointer");
+    if (at->is_error()) continue;
+    if (!ft->no_prototype && i < ft->params.size()) {
+      convert(c.args[i], ft->params[i], "for " + arg_desc(i, what));
+    } else if (at->is_scalar()) {
+      // No prototype, or past '...': C's default argument promotions.
+      arith_convert(c.args[i], at->is_floating() ? types.double_type() : promote(at));
+    } else if (!at->is_pointer() && !(ft->no_prototype && at->is_struct())) {
+      error(c.args[i]->loc, "cannot pass " + quoted(at) + " through '...'");
+    }
+  }
+  return ft->elem;
 }
 
 const Type* Sema::Impl::check_host_call(CallExpr& c, FuncDecl& f) {

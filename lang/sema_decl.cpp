@@ -124,7 +124,43 @@ const Type* Sema::Impl::resolve_type(TypeSyntax& ts, bool with_dims) {
   const Type* t = resolve_base(ts);
   if (!t) return nullptr;
   for (int i = 0; i < ts.pointer_depth; ++i) t = types.pointer(t);
-  if (with_dims) t = apply_dims(ts, t, true);
+  if (ts.paren) t = resolve_paren(ts, t);
+  if (t && with_dims) t = apply_dims(ts, t, true);
+  return t;
+}
+
+const Type* Sema::Impl::resolve_paren(TypeSyntax& ts, const Type* inner) {
+  ParenDeclarator& pd = *ts.paren;
+  const Type* t = inner;
+  if (pd.is_function) {
+    if (t->is_array() || t->is_function()) {
+      error(ts.loc,
+            std::string("functions cannot return ") + (t->is_array() ? "arrays" : "functions"));
+      return nullptr;
+    }
+    std::vector<const Type*> params;
+    for (TypeSyntax& p : pd.params) {
+      const Type* pt = resolve_type(p, true);
+      if (!pt) return nullptr;
+      // Parameters adjust as in a function declaration (C99 6.7.5.3p7-8).
+      if (pt->is_array()) pt = types.pointer(pt->elem);
+      if (pt->is_function()) pt = types.pointer(pt);
+      if (pt->is_void() || pt->is_stream()) {
+        error(p.loc, "a parameter cannot have type " + quoted(pt));
+        return nullptr;
+      }
+      params.push_back(pt);
+    }
+    t = types.function(t, std::move(params), pd.variadic, pd.no_prototype);
+  } else {
+    TypeSyntax dims;
+    dims.loc = ts.loc;
+    dims.array_dims = std::move(pd.suffix_dims);
+    t = apply_dims(dims, t, false);
+    pd.suffix_dims = std::move(dims.array_dims);
+    if (!t) return nullptr;
+  }
+  for (int i = 0; i < pd.pointer_depth; ++i) t = types.pointer(t);
   return t;
 }
 
@@ -181,7 +217,7 @@ void Sema::Impl::define_struct(StructDecl& sd) {
       }
     }
     const Type* t = resolve_type(f.type_syntax, true);
-    if (t && (t->is_void() || (t->is_array() && t->count == 0))) {
+    if (t && (t->is_void() || t->is_function() || (t->is_array() && t->count == 0))) {
       error(f.loc, "member '" + f.name + "' has invalid type " + quoted(t));
       t = nullptr;
     } else if (t && t->is_struct() && (!t->decl->is_definition || t == target->type)) {
@@ -275,6 +311,11 @@ void Sema::Impl::check_var(VarDecl& v) {
   }
   if (t && t->is_void()) {
     error(v.loc, "variable '" + v.name + "' has type 'void'");
+    t = nullptr;
+  }
+  if (t && t->is_function()) {
+    error(v.loc, "variable '" + v.name + "' has function type " + quoted(t) +
+                     "; declare a pointer to it: '" + v.type_syntax.name + "* " + v.name + "'");
     t = nullptr;
   }
   if (t && t->is_struct() && !t->decl->is_definition) {
@@ -461,6 +502,7 @@ bool Sema::Impl::check_params(FuncDecl& f) {
             t = types.pointer(t->elem);
           }
         }
+        if (t && t->is_function()) t = types.pointer(t);  // `int f(int)`: a pointer (6.7.5.3p8)
         break;
       case ParamKind::Gather:
         t = resolve_type(p.type_syntax, false);
@@ -612,6 +654,15 @@ void Sema::Impl::check_func(FuncDecl& f) {
   }
   f.return_type = rt ? rt : err();
   bool params_ok = check_params(f);
+  if (rt && rt->is_function()) {
+    error(f.return_syntax.loc, "functions cannot return functions; return a pointer");
+    f.return_type = err();
+  }
+  if (f.fkind == FuncKind::Host && params_ok && !f.return_type->is_error()) {
+    std::vector<const Type*> pts;
+    for (auto& p : f.params) pts.push_back(p->type);
+    f.type = types.function(f.return_type, std::move(pts), f.is_variadic, f.no_prototype);
+  }
   if (f.fkind == FuncKind::Kernel) check_kernel_signature(f);
   if (f.fkind == FuncKind::Reduce) check_reduce_signature(f);
   if (f.name == "main") check_main_signature(f);

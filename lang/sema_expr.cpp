@@ -152,6 +152,8 @@ void Sema::Impl::arith_convert(ExprPtr& e, const Type* to) {
 void Sema::Impl::decay(ExprPtr& e) {
   if (e->type && e->type->is_array())
     cast_to(e, types.pointer(e->type->elem), CastKind::ArrayDecay);
+  else if (e->type && e->type->is_function())
+    cast_to(e, types.pointer(e->type), CastKind::PointerCast);  // a function's address
 }
 
 bool Sema::Impl::convertible(const Expr& e, const Type* to) const {
@@ -166,7 +168,8 @@ bool Sema::Impl::convertible(const Expr& e, const Type* to) const {
   if (from->is_vector() && to->is_vector()) return from->count >= to->count;
   if (to->is_pointer()) {
     if (from->is_pointer())
-      return from->elem == to->elem || from->elem->is_void() || to->elem->is_void();
+      return from->elem == to->elem || from->elem->is_void() || to->elem->is_void() ||
+             functions_compatible(from->elem, to->elem);
     return is_null_constant(e);
   }
   return false;
@@ -215,6 +218,7 @@ const Type* Sema::Impl::check_value(ExprPtr& e, std::string_view what) {
     }
     decay(e);
   }
+  if (t->is_function()) decay(e);
   return e->type;
 }
 
@@ -368,6 +372,7 @@ const Type* Sema::Impl::check_unary(UnaryExpr& u) {
       }
       const Type* t = check_expr(u.operand);
       if (t->is_error()) return err();
+      if (t->is_function()) return types.pointer(t);  // `&f` is what `f` decays to
       // `&s` points to the stream itself (LANGUAGE.md §12): its value is the handle.
       if (t->is_stream() && !t->is_iter) return types.pointer(t);
       if (reject_stream(*u.operand, "addressed on the host; use streamRead/streamWrite"))
@@ -389,7 +394,8 @@ const Type* Sema::Impl::check_unary(UnaryExpr& u) {
         error(u.loc, "cannot dereference a value of type " + quoted(t));
         return err();
       }
-      u.is_lvalue = !t->elem->is_stream();  // `*o` is the caller's stream
+      // `*o` is the caller's stream; `*fp` the function, which decays back.
+      u.is_lvalue = !t->elem->is_stream() && !t->elem->is_function();
       return t->elem;
     }
     case UnaryOp::PreInc:
@@ -400,7 +406,7 @@ const Type* Sema::Impl::check_unary(UnaryExpr& u) {
       const Type* t = check_expr(u.operand);
       if (t->is_error()) return err();
       if (reject_stream(*u.operand, inc ? "incremented" : "decremented")) return err();
-      if (!(t->is_arithmetic() || t->is_pointer())) {
+      if (!(t->is_arithmetic() || t->is_pointer()) || (t->is_pointer() && t->elem->is_function())) {
         error(u.loc, "invalid operand to '" + op + "': " + quoted(t));
         return err();
       }
@@ -463,6 +469,12 @@ const Type* Sema::Impl::binary_result(BinaryOp op, ExprPtr& lhs, ExprPtr& rhs, S
         return invalid();
       return done(types.int_type(), types.int_type());
     }
+    if ((lt->is_pointer() && lt->elem->is_function()) ||
+        (rt->is_pointer() && rt->elem->is_function())) {
+      // Function pointers are compared, never moved (C99 6.5.6p2).
+      if (!is_comparison(op) || compound || (op != BinaryOp::Eq && op != BinaryOp::Ne))
+        return invalid();
+    }
     if ((op == BinaryOp::Add || op == BinaryOp::Sub) && lt->is_pointer() && rt->is_integer()) {
       arith_convert(rhs, types.long_type());
       return done(lt, lt);
@@ -477,7 +489,9 @@ const Type* Sema::Impl::binary_result(BinaryOp op, ExprPtr& lhs, ExprPtr& rhs, S
     }
     if (is_comparison(op) && !compound) {
       if (lt->is_pointer() && rt->is_pointer()) {
-        if (lt != rt && !lt->elem->is_void() && !rt->elem->is_void()) return invalid();
+        if (lt != rt && !lt->elem->is_void() && !rt->elem->is_void() &&
+            !functions_compatible(lt->elem, rt->elem))
+          return invalid();
         return types.int_type();
       }
       if (lt->is_pointer() && is_null_constant(*rhs)) {
@@ -776,8 +790,8 @@ const Type* Sema::Impl::check_sizeof(SizeofExpr& s) {
     t = check_expr(s.operand);
     if (t->is_error()) return err();
   }
-  if (t->is_stream() || t->is_void() || (t->is_struct() && !t->decl->is_definition) ||
-      (t->is_array() && t->count == 0)) {
+  if (t->is_stream() || t->is_void() || t->is_function() ||
+      (t->is_struct() && !t->decl->is_definition) || (t->is_array() && t->count == 0)) {
     error(s.loc, "cannot take the size of " + quoted(t));
     return err();
   }

@@ -94,6 +94,8 @@ struct Sema::Impl {
   // `with_dims`. nullptr after reporting an error.
   const Type* resolve_type(ast::TypeSyntax& ts, bool with_dims = true);
   const Type* resolve_base(ast::TypeSyntax& ts);
+  // The function or array type of a parenthesised declarator around `inner`.
+  const Type* resolve_paren(ast::TypeSyntax& ts, const Type* inner);
   const Type* apply_dims(ast::TypeSyntax& ts, const Type* base, bool allow_unsized_outer);
   void define_struct(ast::StructDecl& sd);
   void define_enum(ast::EnumDecl& ed);
@@ -209,6 +211,12 @@ struct Sema::Impl {
   // ---- calls (sema_call.cpp)
   const Type* check_call(ast::CallExpr& c);
   const Type* check_host_call(ast::CallExpr& c, ast::FuncDecl& f);
+  // A call through a function pointer: c.callee_expr (§9, C99 6.5.2.2).
+  const Type* check_pointer_call(ast::CallExpr& c);
+  // Top-level functions of the program being checked, for "used before its
+  // declaration" (C99 has no implicit declarations).
+  std::map<std::string, const ast::FuncDecl*> later_functions;
+  std::set<std::string> implicit_reported;  // once per name
   const Type* check_kernel_launch(ast::CallExpr& c, ast::FuncDecl& f);
   bool stream_param_arg(ast::CallExpr& c, size_t i, ast::ParamDecl& p);
   const Type* check_kernel_subcall(ast::CallExpr& c, ast::FuncDecl& f);

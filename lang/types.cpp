@@ -32,6 +32,7 @@ constexpr std::array<ScalarFacts, static_cast<int>(TypeKind::Error) + 1> kScalar
     {"pointer", 8},         // Pointer
     {"struct", 0},          // Struct
     {"stream", 8},          // Stream: a handle
+    {"function", 0},        // Function (not an object)
     {"<error>", 1},         // Error
 }};
 
@@ -73,18 +74,10 @@ std::string Type::name() const {
   switch (kind) {
     case TypeKind::Vector:
       return vector_component_name(elem->kind) + std::to_string(count);
-    case TypeKind::Array: {
-      // float[10][4]: the dimensions follow the innermost element type.
-      std::string dims;
-      const Type* t = this;
-      while (t->kind == TypeKind::Array) {
-        dims += t->count ? "[" + std::to_string(t->count) + "]" : "[]";
-        t = t->elem;
-      }
-      return t->name() + dims;
-    }
     case TypeKind::Pointer:
-      return elem->name() + "*";
+    case TypeKind::Array:
+    case TypeKind::Function:
+      break;
     case TypeKind::Struct:
       if (decl && !decl->name.empty()) return "struct " + decl->name;
       return "struct <anonymous>";
@@ -97,6 +90,38 @@ std::string Type::name() const {
     default:
       return kScalarFacts[static_cast<int>(kind)].name;
   }
+  // Pointers, arrays and functions: C's declarator syntax, inside out.
+  // `inner` is what goes where the name would: float*[10][4], int (*[4])(int).
+  std::string inner;
+  const Type* t = this;
+  for (;;) {
+    if (t->kind == TypeKind::Pointer) {
+      inner = "*" + inner;
+    } else if (t->kind == TypeKind::Array) {
+      if (!inner.empty() && inner.front() == '*') inner = " (" + inner + ")";
+      inner += t->count ? "[" + std::to_string(t->count) + "]" : "[]";
+    } else if (t->kind == TypeKind::Function) {
+      if (!inner.empty() && inner.front() == '*') inner = "(" + inner + ")";
+      std::string ps = "(";
+      for (size_t i = 0; i < t->params.size(); ++i) ps += (i ? ", " : "") + t->params[i]->name();
+      if (t->variadic)
+        ps += t->params.empty() ? "..." : ", ...";
+      else if (t->params.empty() && !t->no_prototype)
+        ps += "void";
+      inner = (inner.empty() ? " " : " " + inner) + ps + ")";
+    } else {
+      break;
+    }
+    t = t->elem;
+  }
+  return t->name() + inner;
+}
+
+bool functions_compatible(const Type* a, const Type* b) {
+  if (!a->is_function() || !b->is_function()) return false;
+  if (a == b) return true;
+  if (a->elem != b->elem) return false;
+  return a->no_prototype || b->no_prototype;
 }
 
 TypeContext::TypeContext() {
@@ -122,6 +147,25 @@ const Type* TypeContext::intern(Type t) {
   owned_.push_back(t);
   const Type* p = &owned_.back();
   interned_.emplace(key, p);
+  return p;
+}
+
+const Type* TypeContext::function(const Type* result, std::vector<const Type*> params,
+                                  bool variadic, bool no_prototype) {
+  auto key = std::make_tuple(result, params, variadic, no_prototype);
+  auto it = functions_.find(key);
+  if (it != functions_.end()) return it->second;
+  Type t;
+  t.kind = TypeKind::Function;
+  t.elem = result;
+  t.params = std::move(params);
+  t.variadic = variadic;
+  t.no_prototype = no_prototype;
+  t.size = 0;
+  t.align = 1;
+  owned_.push_back(std::move(t));
+  const Type* p = &owned_.back();
+  functions_.emplace(std::move(key), p);
   return p;
 }
 

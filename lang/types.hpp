@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 namespace brook {
 
@@ -33,6 +34,7 @@ enum class TypeKind : uint8_t {
   Pointer,  // elem = pointee (void for void*)
   Struct,   // decl
   Stream,   // elem = element type, rank (0 = any, a kernel parameter `<>`), is_iter
+  Function,  // host functions: elem = return type, params, variadic, no_prototype
   Error,    // the type of an expression that already produced a diagnostic
 };
 
@@ -43,6 +45,11 @@ struct Type {
   uint8_t rank = 0;
   bool is_iter = false;
   const ast::StructDecl* decl = nullptr;
+  // Function types: the parameter types (adjusted: arrays and functions are
+  // pointers); `f()` without a prototype (C99 6.7.5.3p14) takes any arguments.
+  std::vector<const Type*> params;
+  bool variadic = false;
+  bool no_prototype = false;
   // C layout on x86-64. Vectors are tightly packed, aligned to their component.
   // A struct's layout is filled in when its definition is complete.
   uint64_t size = 0;
@@ -61,15 +68,21 @@ struct Type {
   bool is_pointer() const { return kind == TypeKind::Pointer; }
   bool is_struct() const { return kind == TypeKind::Struct; }
   bool is_stream() const { return kind == TypeKind::Stream; }
+  bool is_function() const { return kind == TypeKind::Function; }
   // The component scalar of a vector, or the type itself for a scalar.
   const Type* scalar_of() const { return is_vector() ? elem : this; }
   // Number of components: vector width, 1 for scalars.
   uint32_t width() const { return is_vector() ? count : 1; }
 
   // How users write it: "float4", "unsigned int", "int*", "float[10][4]",
-  // "struct Pixel", "float<,>" (a 2-D stream of float), "iter float2<,>".
+  // "struct Pixel", "float<,>" (a 2-D stream of float), "iter float2<,>",
+  // "int (int, int)" (a function), "int (*)(int, int)", "int (*[4])(int)".
   std::string name() const;
 };
+
+// C's compatible function types (C99 6.7.5.3p15): equal, or one without a
+// prototype and the same return type. False unless both are function types.
+bool functions_compatible(const Type* a, const Type* b);
 
 class TypeContext {
  public:
@@ -92,6 +105,8 @@ class TypeContext {
   const Type* array(const Type* elem, uint32_t count);
   const Type* pointer(const Type* pointee);
   const Type* stream(const Type* elem, uint8_t rank, bool is_iter = false);
+  const Type* function(const Type* result, std::vector<const Type*> params, bool variadic,
+                       bool no_prototype);
   // The struct type of a declaration (one per StructDecl). Its layout starts
   // empty; sema calls complete_struct once the fields are known.
   const Type* struct_type(const ast::StructDecl* decl);
@@ -106,6 +121,7 @@ class TypeContext {
   Type scalars_[static_cast<int>(TypeKind::Error) + 1];
   std::deque<Type> owned_;  // stable addresses
   std::map<std::tuple<int, const void*, uint32_t, int>, const Type*> interned_;
+  std::map<std::tuple<const Type*, std::vector<const Type*>, bool, bool>, const Type*> functions_;
   const Type* intern(Type t);
 };
 

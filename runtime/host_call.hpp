@@ -103,6 +103,7 @@ struct LibCall : Node {
   // The families in other files; nullopt when `id` is not theirs.
   std::optional<Scalar> stdio(Machine& m);
   std::optional<Scalar> clib(Machine& m);
+  std::optional<Scalar> sort(Machine& m);  // qsort, bsearch (host_sort.cpp)
   StreamArg stream_op(Machine& m);
   void eval_vec(Machine& m, Vec& out) override { out = stream_op(m).vec; }
 };

@@ -197,6 +197,7 @@ Scalar LibCall::eval(Machine& m) {
     }
     if (std::optional<Scalar> r = stdio(m)) return *r;
     if (std::optional<Scalar> r = clib(m)) return *r;
+    if (std::optional<Scalar> r = sort(m)) return *r;
     return stream_op(m).scalar;
 }
 

@@ -230,6 +230,9 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::lroundf, "lroundf", "long lroundf(float x)"),
     proto(B::ilogb, "ilogb", "int ilogb(double x)"),
     proto(B::ilogbf, "ilogbf", "int ilogbf(float x)"),
+    proto(B::qsort, "qsort", "void qsort(void* base, unsigned long n, unsigned long size, __compar_fn_t cmp)"),
+    proto(B::bsearch, "bsearch",
+          "void* bsearch(void* key, void* base, unsigned long n, unsigned long size, __compar_fn_t cmp)"),
 }};
 
 constexpr bool table_in_enum_order() {

@@ -47,7 +47,7 @@ enum class Builtin : uint16_t {
   rintf, nearbyint, nearbyintf, logb, logbf, copysign, copysignf, nextafter,
   nextafterf, remainder, remainderf, fdim, fdimf, ldexp, ldexpf, scalbn,
   scalbnf, frexp, frexpf, modf, modff, lround, lroundf, ilogb,
-  ilogbf,
+  ilogbf, qsort, bsearch,
   count_  // number of entries
 };
 

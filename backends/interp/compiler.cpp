@@ -64,6 +64,16 @@ uint32_t Compiler::global_object(const VarDecl* v, SourceLoc loc) {
   return id;
 }
 
+uint64_t Compiler::function_address(const FuncDecl* decl, SourceLoc loc) {
+  CompiledFunction* fn = function(decl);
+  auto [it, fresh] = function_objects_.emplace(fn, 0);
+  if (fresh) {
+    it->second = machine_.memory.allocate(0, ObjectKind::function, loc);
+    machine_.functions[it->second] = fn;
+  }
+  return make_pointer(it->second, 0);
+}
+
 // ---------------------------------------------------------------------------
 // Which locals have their address taken: they need memory objects of their own.
 
@@ -136,7 +146,10 @@ void walk_expr(const Expr* e, std::unordered_set<const Decl*>& out) {
       walk_expr(c->rhs.get(), out);
       break;
     }
-    case ExprKind::Call: walk_exprs(e->as<CallExpr>()->args, out); break;
+    case ExprKind::Call:
+      walk_expr(e->as<CallExpr>()->callee_expr.get(), out);
+      walk_exprs(e->as<CallExpr>()->args, out);
+      break;
     case ExprKind::Construct: walk_exprs(e->as<ConstructExpr>()->args, out); break;
     case ExprKind::Index: {
       auto* i = e->as<IndexExpr>();

@@ -80,6 +80,8 @@ class Compiler {
   const SourceManager& sources() const { return sources_; }
   // The object of a global (allocated on first use).
   uint32_t global_object(const ast::VarDecl* v, SourceLoc loc);
+  // The pointer to a host function (its object allocated on first use).
+  uint64_t function_address(const ast::FuncDecl* decl, SourceLoc loc);
   // The arguments of a call as written (for assert's message), best effort.
   std::string source_text(const ast::CallExpr& call) const;
 
@@ -125,6 +127,7 @@ class Compiler {
   std::unordered_map<const ast::FuncDecl*, std::unique_ptr<CompiledFunction>> functions_;
   std::deque<CompiledFunction> toplevels_;
   std::unordered_map<const ast::VarDecl*, uint32_t> globals_;
+  std::unordered_map<const CompiledFunction*, uint32_t> function_objects_;
   std::unordered_map<const ast::StringLit*, uint32_t> literals_;
 };
 

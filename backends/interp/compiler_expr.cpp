@@ -4,6 +4,7 @@
 
 #include "backends/interp/builders.hpp"
 #include "backends/interp/compiler.hpp"
+#include "backends/interp/function_pointers.hpp"
 #include "backends/interp/math_nodes.hpp"
 #include "backends/interp/stmt_nodes.hpp"
 #include "stdlib/builtins.hpp"
@@ -163,8 +164,8 @@ NodePtr Compiler::value(const Expr& e) {
       auto* ne = e.as<NameExpr>();
       if (auto* ec = ne->decl ? ne->decl->as<EnumConstDecl>() : nullptr) {
         n = const_of(e.type, static_cast<uint64_t>(ec->value), static_cast<double>(ec->value));
-      } else if (ne->decl && ne->decl->as<FuncDecl>()) {
-        n = make_fail(e.loc, "function '" + ne->name + "' used as a value");
+      } else if (auto* fd = ne->decl ? ne->decl->as<FuncDecl>() : nullptr) {
+        n = make_const(from_u64(function_address(fd, e.loc)));  // a function designator
       } else {
         n = rvalue(e.type, name_place(*ne));
       }
@@ -261,9 +262,11 @@ NodePtr Compiler::unary(const UnaryExpr& e) {
       return make_bitnot(scalar_kind(e.type), convert(value(x), x.type, e.type, e.loc));
     case UnaryOp::Deref:
       if (e.type->is_stream()) return handle_box(value(x));
+      if (e.type->is_function()) return value(x);  // `*fp` is the function again
       return rvalue(e.type, make_deref(value(x), e.type->size, e.loc));
     case UnaryOp::AddrOf:
       if (x.type->is_stream()) return handle_load(value(x));
+      if (x.type->is_function()) return value(x);
       return make_addr_of(place(x));
     case UnaryOp::PreInc:
     case UnaryOp::PreDec:
@@ -439,6 +442,24 @@ NodePtr Compiler::call(const CallExpr& e) {
       }
       return math_builtin(e);
     }
+    case CallTarget::Pointer: {
+      if (!e.callee_expr) break;
+      auto n = std::make_unique<PointerCallNode>();
+      n->loc = e.callee_loc.valid() ? e.callee_loc : e.loc;
+      n->callee = value(*e.callee_expr);
+      n->fn_type = e.callee_expr->type->elem;
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        const Type* t = e.args[i]->type;  // already converted to the parameter's type by sema
+        PointerCallNode::Arg a;
+        a.e = value(*e.args[i]);
+        a.type = t;
+        a.store = (t->is_scalar() || t->is_pointer()) ? store_fn(t) : nullptr;
+        n->args.push_back(std::move(a));
+        n->arg_types.push_back(t);
+      }
+      if (is_aggregate(e.type)) n->result_temp = frame_slot(e.type->size, 16);
+      return n;
+    }
     case CallTarget::Kernel:
     case CallTarget::Reduce:
       if (kernel_) return kernel_->kernel_call(e, *this);
@@ -466,7 +487,9 @@ NodePtr Compiler::cast(const CastExpr& e) {
   const Expr& x = *e.operand;
   switch (e.cast) {
     case CastKind::Convert:
-    case CastKind::PointerCast: return convert(value(x), x.type, e.type, e.loc);
+    case CastKind::PointerCast:
+      if (x.type->is_function()) return value(x);  // a function's address
+      return convert(value(x), x.type, e.type, e.loc);
     case CastKind::Broadcast:
       return make_broadcast(e.type->count, convert(value(x), x.type, e.type->elem, e.loc));
     case CastKind::ArrayDecay: return make_addr_of(place(x));

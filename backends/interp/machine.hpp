@@ -6,12 +6,15 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "backends/interp/memory.hpp"
 #include "backends/interp/value.hpp"
 
 namespace brook::interp {
+
+struct CompiledFunction;
 
 // Where program output goes (stdout = 1, stderr = 2). The REPL and embedders
 // substitute their own; runtime errors flush it before they are printed.
@@ -67,6 +70,8 @@ struct Machine {
   uint64_t stdout_ptr = 0, stderr_ptr = 0, stdin_ptr = 0;
   // The label a goto (Flow::jump) is looking for: its ast::LabelStmt.
   const void* jump_to = nullptr;
+  // Function pointers: the memory object of each function whose address was taken.
+  std::unordered_map<uint32_t, CompiledFunction*> functions;
 };
 
 }  // namespace brook::interp

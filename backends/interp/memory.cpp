@@ -92,6 +92,8 @@ void Memory::fail(uint64_t p, uint64_t size, SourceLoc loc, bool write) const {
     throw RuntimeError{loc, "use of a pointer to a variable that no longer exists"};
   }
   if (o.kind == ObjectKind::file) throw RuntimeError{loc, "dereference of a FILE pointer"};
+  if (o.kind == ObjectKind::function)
+    throw RuntimeError{loc, "dereference of a function pointer as data"};
   if (write && o.kind == ObjectKind::literal && off >= 0 && uint64_t(off) + size <= o.size) {
     throw RuntimeError{loc, "write to a string literal"};
   }

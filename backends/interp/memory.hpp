@@ -27,6 +27,7 @@ enum class ObjectKind : uint8_t {
   literal,  // a string literal (read-only)
   argv,     // the strings and array of main's argv
   file,     // stdout / stderr: never dereferenced
+  function, // a function whose address was taken (size 0: never dereferenced)
 };
 
 enum class ObjectState : uint8_t { live, freed, dead };

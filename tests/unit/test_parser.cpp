@@ -157,6 +157,24 @@ TEST_CASE("parser: calls, indexing, members and domain") {
         "  Name e @1:22\n");
 }
 
+TEST_CASE("parser: calls through function pointers and their types") {
+  CHECK(expr_dump("(*f)(x)") ==
+        "Call @1:2\n"
+        "  Unary * @1:2\n"
+        "    Name f @1:3\n"
+        "  Name x @1:6\n");
+  CHECK(expr_dump("ops[i](a)") ==
+        "Call @1:4\n"
+        "  Index @1:4\n"
+        "    Name ops @1:1\n"
+        "    Name i @1:5\n"
+        "  Name a @1:8\n");
+  CHECK(expr_dump("(int (*)(int, char*))g") ==
+        "Cast (int (*)(int, char*)) @1:1\n"
+        "  Name g @1:22\n");
+  CHECK(expr_dump("sizeof(float (*)[4])") == "Sizeof (float (*)[4]) @1:1\n");
+}
+
 TEST_CASE("parser: literals and constructors") {
   CHECK(expr_dump("'a'") == "IntLit 97 char @1:1\n");
   CHECK(expr_dump("10ul") == "IntLit 10 u l @1:1\n");

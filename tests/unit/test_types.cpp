@@ -108,3 +108,26 @@ TEST_CASE("types: predicates") {
   CHECK(t.float_type()->width() == 1);
   CHECK(t.vector(t.float_type(), 2)->scalar_of() == t.float_type());
 }
+
+TEST_CASE("types: function types are interned and named as C declares them") {
+  TypeContext t;
+  const Type* i = t.int_type();
+  const Type* binop = t.function(i, {i, i}, false, false);
+  CHECK(binop == t.function(i, {i, i}, false, false));
+  CHECK(binop != t.function(i, {i, i}, false, true));
+  CHECK(binop != t.function(i, {i}, false, false));
+  CHECK(binop->is_function());
+  CHECK(binop->name() == "int (int, int)");
+  CHECK(t.pointer(binop)->name() == "int (*)(int, int)");
+  CHECK(t.pointer(binop)->size == 8);
+  CHECK(t.array(t.pointer(binop), 4)->name() == "int (*[4])(int, int)");
+  CHECK(t.pointer(t.function(t.void_type(), {}, false, false))->name() == "void (*)(void)");
+  CHECK(t.pointer(t.function(i, {}, false, true))->name() == "int (*)()");
+  CHECK(t.function(i, {t.pointer(t.char_type())}, true, false)->name() == "int (char*, ...)");
+  CHECK(t.pointer(t.array(t.float_type(), 4))->name() == "float (*)[4]");
+  CHECK(t.array(t.pointer(t.float_type()), 3)->name() == "float*[3]");
+  // Compatible: equal, or one without a prototype and the same result.
+  CHECK(functions_compatible(binop, t.function(i, {}, false, true)));
+  CHECK_FALSE(functions_compatible(binop, t.function(i, {i}, false, false)));
+  CHECK_FALSE(functions_compatible(binop, t.function(t.float_type(), {}, false, true)));
+}

@@ -395,6 +395,59 @@ int bad = 10 / zero;
 printf("after\\n");
 ''', 4, '/', "integer division by zero", 'before\n')
 
+t('err_call_null_function_pointer', '''// Calling through a null function pointer is a runtime error, not a crash.
+#include <stdio.h>
+typedef int (*op_fn)(int);
+int twice(int x) { return 2 * x; }
+op_fn pick(int i) { return i == 0 ? twice : NULL; }
+int main() {
+  int i;
+  for (i = 0; i < 2; i++) {
+    op_fn f = pick(i);
+    printf("calling %d\\n", i);
+    printf("%d\\n", f(5));
+  }
+  return 0;
+}
+''', 11, 'f(5', "call through a null function pointer", 'calling 0\n10\ncalling 1\n')
+
+t('err_call_incompatible_function_pointer', '''// Calling a function through a pointer to another function type is undefined
+// in C (6.3.2.3p8); here it is reported.
+#include <stdio.h>
+double half(double x) { return x / 2; }
+typedef int (*int_fn)(int);
+int main() {
+  int_fn f = (int_fn)half;
+  printf("cast done\\n");
+  printf("%d\\n", f(3));
+  return 0;
+}
+''', 9, 'f(3', "function 'half' has type 'double (double)' but is called as 'int (int)'", 'cast done\n')
+
+t('err_function_pointer_as_data', '''// A function pointer converted to a data pointer cannot be read through.
+#include <stdio.h>
+int one(void) { return 1; }
+int main() {
+  int (*f)(void) = one;
+  unsigned char* bytes = (unsigned char*)f;
+  printf("%d\\n", f());
+  printf("%d\\n", bytes[0]);
+  return 0;
+}
+''', 8, '[', "dereference of a function pointer as data", '1\n')
+
+t('err_qsort_null_comparator', '''// qsort's comparison function is called through its pointer: null is an error.
+#include <stdio.h>
+#include <stdlib.h>
+int main() {
+  int a[3] = {3, 1, 2};
+  printf("sorting\\n");
+  qsort(a, 3, sizeof(int), NULL);
+  printf("%d\\n", a[0]);
+  return 0;
+}
+''', 7, 'qsort', "call through a null function pointer", 'sorting\n')
+
 for name, src, line, token, message, out, occ in tests:
     lines = src.split('\n')
     text = lines[line - 1]
