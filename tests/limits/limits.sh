@@ -26,7 +26,7 @@ for b in "$@"; do
   run=("$brook" run --backend "$b")
   check 1 "two streams fit|memory_streams.br:7:11: runtime error: out of memory: stream 'c' <1024, 1024> needs 4 MiB, past the memory limit of 10 MiB (8 MiB in use; --max-memory)" 60 \
     -- "${run[@]}" --max-memory 10M "$here/memory_streams.br"
-  check 0 "4950.0" 120 -- "${run[@]}" --max-memory=10M "$here/memory_reuse.br"
+  check 0 "190.0" 120 -- "${run[@]}" --max-memory=10M "$here/memory_reuse.br"
   check 1 "block 1|memory_heap.br:6:24: runtime error: out of memory: a heap block needs 4 MiB, past the memory limit of 10 MiB (8 MiB in use" 60 \
     -- "${run[@]}" --max-memory 10M "$here/memory_heap.br"
   check 0 "two streams fit|not reached" 60 -- "${run[@]}" "$here/memory_streams.br"
