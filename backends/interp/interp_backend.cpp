@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "backends/interp/kernel_loops.hpp"
+#include "backends/interrupt.hpp"
 
 namespace brook {
 
@@ -194,7 +195,9 @@ void InterpBackend::run_map(const MapPlan& plan) {
         [&](uint8_t* frame) {
           for (const Moving& out : outputs) std::memcpy(locate(out), frame + out.offset, out.size);
         });
-    ++context_.invocation;
+    // Ctrl-C and --time-limit stop a long launch, not only the host loop
+    // around it (the outputs are then partly written, as on the JIT).
+    if ((++context_.invocation & 1023) == 0) poll_interrupt();
   } while (next_position(pos, plan.domain));
 }
 
@@ -241,7 +244,9 @@ void InterpBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
                                                   : data(plan.input.storage);
 
   std::vector<std::byte> acc(size);
+  uint64_t steps = 0;
   auto step = [&](const std::byte* x) {
+    if ((++steps & 1023) == 0) poll_interrupt();  // as in run_map
     invoke_body(
         *fn, plan.loc,
         [&](uint8_t* frame) {

@@ -36,6 +36,10 @@ for b in "$@"; do
     -- env BROOK_TIME_LIMIT=1.5 "${run[@]}" "$here/time_host.br"
   check 1 "before|runtime error: the time limit of 1 s was reached" 15 \
     -- "${run[@]}" --time-limit 1 "$here/time_sleep.br"
+  if [ "$b" = interp ]; then
+    check 1 "before|runtime error: the time limit of 0.3 s was reached" 10 \
+      -- "${run[@]}" --time-limit 0.3 "$here/time_one_launch.br"
+  fi
   check 0 "2 4 6 8" 60 -- "${run[@]}" --time-limit 30 --max-memory 1G "$here/within_limits.br"
   # The REPL reports the limit and keeps the session: later entries run.
   out=$(printf 'float big<1024, 1024>;\nfloat more<1024, 1024>;\nkernel void spin(float a<>, out float b<>) { float x = a; while (x >= 0.0f) x += 1.0f; b = x; }\nfloat q<8>;\nspin(q, q);\nint i = 0;\nwhile (1) i++;\nprintf("still here %%d\\n", i > 0);\n' |
