@@ -155,7 +155,11 @@ NodePtr Compiler::value(const Expr& e) {
     case ExprKind::IntLit: n = const_of(e.type, e.as<IntLit>()->value, 0); break;
     case ExprKind::FloatLit: {
       double v = e.as<FloatLit>()->value;
-      n = const_of(e.type, static_cast<uint64_t>(static_cast<int64_t>(v)), v);
+      // The integer half is only read for an integer-typed literal; a float
+      // outside int64's range (1e100) must not be converted (UB; the host
+      // libFuzzer target found it).
+      const bool fits = v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+      n = const_of(e.type, fits ? static_cast<uint64_t>(static_cast<int64_t>(v)) : 0, v);
       break;
     }
     case ExprKind::BoolLit: n = const_of(e.type, e.as<BoolLit>()->value ? 1 : 0, e.as<BoolLit>()->value ? 1 : 0); break;
