@@ -5,9 +5,8 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <stdexcept>
 
-#include "lang/ast_dump.hpp"
-#include "lang/frontend.hpp"
 
 namespace brook::cli {
 
@@ -66,44 +65,52 @@ int dispatch(CommandLine& cl) {
   return 2;
 }
 
+// An engine that compiles `cl.program` and runs nothing: its kernels stay on
+// the interpreter, so checking and emitting need no device.
+std::unique_ptr<Engine> compile_only(CommandLine& cl, int* status) {
+  cl.engine.backend = "interp";
+  std::unique_ptr<Engine> engine = make_engine(cl.engine);
+  *status = 2;
+  if (!engine) return nullptr;
+  *status = 1;
+  if (!engine->compile_file(cl.program)) return nullptr;
+  *status = 0;
+  return engine;
+}
+
 int cmd_check(CommandLine& cl) {
   if (!require_program(cl)) return 2;
   if (!cl.rest.empty()) {
     std::cerr << "brook: check takes one program file, unexpected '" << cl.rest[0] << "'\n";
     return 2;
   }
-  FrontEnd fe(FrontEndOptions{cl.engine.preprocess, {}, false, cl.engine.error_limit});
-  FrontEnd::Unit unit = fe.load_file(cl.program);
-  std::cerr << fe.diagnostics().format_all(cl.engine.color);
-  return unit.status == FrontEnd::Status::ok ? 0 : 1;
+  int status = 0;
+  compile_only(cl, &status);
+  return status;
 }
 
 int cmd_emit(CommandLine& cl) {
   if (!require_program(cl)) return 2;
-  if (cl.emit_stage != "ast") return cmd_emit_backend(cl);
-  FrontEnd fe(FrontEndOptions{cl.engine.preprocess, {}, false, cl.engine.error_limit});
-  FrontEnd::Unit unit = fe.load_file(cl.program);
-  std::cerr << fe.diagnostics().format_all(cl.engine.color);
-  if (unit.status != FrontEnd::Status::ok) return 1;
-  if (cl.rest.empty()) {
-    std::cout << dump_ast(*unit.program);
-    return 0;
+  if (cl.emit_stage == "plan") return cmd_emit_plans(cl);
+  int status = 0;
+  std::unique_ptr<Engine> engine = compile_only(cl, &status);
+  if (!engine) return status;
+  const std::string wanted = cl.rest.empty() ? std::string() : cl.rest[0];
+  std::string text;
+  try {
+    text = engine->emit(cl.emit_stage, wanted);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "brook: " << e.what() << "\n";
+    return 2;
   }
-  const std::string& wanted = cl.rest[0];
-  bool found = false;
-  for (const ast::StmtPtr& item : unit.program->items) {
-    const auto* decls = item->as<ast::DeclStmt>();
-    if (!decls) continue;
-    for (const ast::DeclPtr& d : decls->decls) {
-      if (d->name == wanted && d->as<ast::FuncDecl>()) found = true;
-    }
-    if (found) {
-      std::cout << dump_stmt(*item);
-      return 0;
-    }
+  if (text.empty()) {
+    const char* what = cl.emit_stage == "ast" ? "function or kernel" : "kernel or reduction";
+    std::cerr << "brook: no " << what << (wanted.empty() ? "" : " named '" + wanted + "'") << " in " << cl.program
+              << "\n";
+    return 2;
   }
-  std::cerr << "brook: no kernel or function named '" << wanted << "' in " << cl.program << "\n";
-  return 2;
+  std::cout << text;
+  return 0;
 }
 
 }  // namespace brook::cli

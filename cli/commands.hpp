@@ -14,7 +14,7 @@ int dispatch(CommandLine& cl);
 int cmd_run(CommandLine& cl);
 int cmd_check(CommandLine& cl);
 int cmd_emit(CommandLine& cl);
-int cmd_emit_backend(CommandLine& cl);  // emit plan|llvm|opencl
+int cmd_emit_plans(CommandLine& cl);  // emit plan: runs the program, prints its launch plans
 int cmd_repl(CommandLine& cl);
 int cmd_devices(CommandLine& cl);
 int cmd_bench(CommandLine& cl);

@@ -9,13 +9,34 @@
 #include <set>
 
 #include "backends/limits.hpp"
+#include "backends/registry.hpp"
 
 namespace brook::cli {
+
+std::vector<std::string> emit_stages() {
+  std::vector<std::string> stages{"ast", "plan"};
+  for (const std::string& s : backend_emit_stages()) stages.push_back(s);
+  return stages;
+}
+
+std::string emit_stage_list(std::string_view separator, std::string_view last_separator) {
+  std::vector<std::string> stages = emit_stages();
+  std::string out;
+  for (size_t i = 0; i < stages.size(); ++i) {
+    if (i > 0) out += i + 1 == stages.size() && !last_separator.empty() ? last_separator : separator;
+    out += stages[i];
+  }
+  return out;
+}
+
+bool is_emit_stage(const std::string& stage) {
+  std::vector<std::string> all = emit_stages();
+  return std::find(all.begin(), all.end(), stage) != all.end();
+}
 
 namespace {
 
 const std::set<std::string> kCommands = {"run", "repl", "check", "emit", "devices", "bench"};
-const std::set<std::string> kStages = {"ast", "plan", "llvm", "opencl"};
 
 uint64_t parse_memory(const std::string& what, const std::string& text) {
   uint64_t bytes = 0;
@@ -44,11 +65,11 @@ int parse_int(const std::string& option, const std::string& text) {
 
 // One line per option; each command's --help lists the ones it takes.
 struct OptionHelp {
-  const char* spelling;
+  std::string spelling;
   const char* meaning;
 };
 
-const OptionHelp kBackendOption{"--backend interp|jit|opencl", "where kernels run (env BROOK_BACKEND)"};
+const OptionHelp kBackendOption{"--backend " + backend_names(false, "|"), "where kernels run (env BROOK_BACKEND)"};
 const OptionHelp kDeviceOption{"--device N", "OpenCL device index from 'brook devices' (env BROOK_OPENCL_DEVICE)"};
 const OptionHelp kThreadsOption{"--threads N", "JIT worker threads (env BROOK_THREADS; default: all cores)"};
 const OptionHelp kProfileOption{"--profile", "where the time went, printed at exit (env BROOK_PROFILE=1)"};
@@ -66,7 +87,7 @@ const OptionHelp kHelpOption{"--help", "this text"};
 std::string option_lines(std::initializer_list<OptionHelp> options) {
   std::string text = "\noptions:\n";
   for (const OptionHelp& o : options) {
-    std::string line = "  " + std::string(o.spelling);
+    std::string line = "  " + o.spelling;
     line.resize(std::max<size_t>(line.size() + 2, 32), ' ');
     text += line + o.meaning + "\n";
   }
@@ -96,7 +117,7 @@ std::string usage_text() {
          "                                      ('-' reads the program from stdin)\n"
          "  prog.br [args...]                   the same as 'brook run prog.br'\n"
          "  check prog.br                       parse and check only; diagnostics, no execution\n"
-         "  emit ast|plan|llvm|opencl prog.br [kernel]\n"
+         "  emit " + emit_stage_list("|") + " prog.br [kernel]\n"
          "                                      print one stage's output\n"
          "  devices                             list OpenCL platforms and devices\n"
          "  bench [workload...]                 run the benchmarks\n"
@@ -119,7 +140,7 @@ std::string command_usage(const std::string& command) {
            option_lines({kDefineOption, kIncludeOption, kErrorLimitOption, kHelpOption});
   }
   if (command == "emit") {
-    return "usage: brook emit ast|plan|llvm|opencl [options] prog.br [kernel]\n"
+    return "usage: brook emit " + emit_stage_list("|") + " [options] prog.br [kernel]\n"
            "Prints one stage's output for every kernel and reduction, or only the one named.\n" +
            run_options();
   }
@@ -143,14 +164,14 @@ std::string command_usage(const std::string& command) {
 
 namespace {
 
-bool is_backend_name(const std::string& b) { return b == "interp" || b == "jit" || b == "opencl"; }
+bool is_backend_name(const std::string& b) { return find_backend(b) != nullptr; }
 
 // Environment variables the CLI documents are checked like the options they
 // stand for: a typo must not be silently ignored.
 void check_environment(CommandLine& cl) {
   if (const char* env = std::getenv("BROOK_BACKEND"); env && *env && !is_backend_name(env)) {
     throw UsageError{"environment variable BROOK_BACKEND='" + std::string(env) +
-                     "' is not a backend (interp, jit, opencl)"};
+                     "' is not a backend (" + backend_names(false) + ")"};
   }
   for (const char* name : {"BROOK_THREADS", "BROOK_OPENCL_DEVICE"}) {
     if (const char* env = std::getenv(name); env && *env) {
@@ -208,13 +229,13 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     cl.command = "repl";
   }
   if (cl.command == "emit") {
-    if (i >= args.size()) throw UsageError{"emit needs a stage: ast, plan, llvm or opencl"};
+    if (i >= args.size()) throw UsageError{"emit needs a stage: " + emit_stage_list(", ", " or ")};
     if (args[i] == "--help" || args[i] == "-h") {
       cl.help = true;
       return cl;
     }
-    if (!kStages.count(args[i])) {
-      throw UsageError{"unknown emit stage '" + args[i] + "' (ast, plan, llvm, opencl)"};
+    if (!is_emit_stage(args[i])) {
+      throw UsageError{"unknown emit stage '" + args[i] + "' (" + emit_stage_list(", ") + ")"};
     }
     cl.emit_stage = args[i++];
   }
@@ -249,7 +270,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
     } else if (a == "--backend") {
       std::string b = value_of(a);
       if (!is_backend_name(b)) {
-        throw UsageError{"unknown backend '" + b + "' (interp, jit, opencl)"};
+        throw UsageError{"unknown backend '" + b + "' (" + backend_names(false) + ")"};
       }
       cl.engine.backend = b;
     } else if (a == "--device") {

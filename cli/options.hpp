@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/engine.hpp"
@@ -30,6 +31,10 @@ CommandLine parse_command_line(const std::vector<std::string>& args);
 bool stderr_wants_color();
 
 std::string usage_text();
+// "ast", "plan" and each backend's stage (backends/registry.hpp).
+std::vector<std::string> emit_stages();
+std::string emit_stage_list(std::string_view separator, std::string_view last_separator = {});
+bool is_emit_stage(const std::string& stage);
 std::string command_usage(const std::string& command);
 
 }  // namespace brook::cli

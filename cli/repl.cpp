@@ -9,37 +9,35 @@
 
 #include <unistd.h>
 
-#include "backends/backends.hpp"
+#include "backends/registry.hpp"
 #include "cli/commands.hpp"
-#include "lang/ast_dump.hpp"
-#include "lang/parser.hpp"
-#include "lang/preprocess.hpp"
 #include "stdlib/builtins.hpp"
-#ifdef BROOK_HAVE_OPENCL
-#include "backends/opencl/opencl_backend.hpp"
-#endif
-#ifdef BROOK_HAVE_JIT
-#include "jit/jit_backend.hpp"
-#endif
 
 namespace brook::cli {
 
 namespace {
 
-constexpr const char* kHelp =
-    "Enter declarations, statements and expressions; an expression shows its value.\n"
-    "An entry continues over several lines ('...' prompt) until it is complete.\n"
-    "Commands:\n"
-    "  :help                          this text\n"
-    "  :load FILE.br                  run a file's declarations and top-level statements\n"
-    "  :backend [interp|jit|opencl]   show or choose where kernels run\n"
-    "  :type EXPR                     the type of an expression (nothing runs)\n"
-    "  :emit ast|plan|llvm|opencl NAME  one stage's output for a function or kernel\n"
-    "  :time                          toggle per-entry timing\n"
-    "  :streams                       live streams with their shapes and sizes\n"
-    "  :reset                         forget everything (a fresh session)\n"
-    "  :quit                          leave (Ctrl-D too)\n"
-    "Ctrl-C stops a running entry; history is kept in ~/.brook_history.\n";
+// The names of backends and emit stages come from the backend registry.
+std::string help_text() {
+  auto row = [](std::string command, const char* meaning) {
+    command = "  " + command;
+    command.resize(std::max<size_t>(command.size() + 2, 33), ' ');
+    return command + meaning + "\n";
+  };
+  return "Enter declarations, statements and expressions; an expression shows its value.\n"
+         "An entry continues over several lines ('...' prompt) until it is complete.\n"
+         "Commands:\n"
+         "  :help                          this text\n"
+         "  :load FILE.br                  run a file's declarations and top-level statements\n" +
+         row(":backend [" + backend_names(false, "|") + "]", "show or choose where kernels run") +
+         "  :type EXPR                     the type of an expression (nothing runs)\n" +
+         row(":emit " + emit_stage_list("|") + " NAME", "one stage's output for a function or kernel") +
+         "  :time                          toggle per-entry timing\n"
+         "  :streams                       live streams with their shapes and sizes\n"
+         "  :reset                         forget everything (a fresh session)\n"
+         "  :quit                          leave (Ctrl-D too)\n"
+         "Ctrl-C stops a running entry; history is kept in ~/.brook_history.\n";
+}
 
 const std::vector<std::string> kCommandNames = {":help", ":load",    ":backend", ":type", ":emit",
                                                 ":time", ":streams", ":reset",   ":quit"};
@@ -152,87 +150,9 @@ void Repl::note_failure(Engine::EntryStatus status) {
   if (status == Engine::EntryStatus::exited) exited_ = true;
 }
 
-// Parses `text` on its own (nothing is registered) to see whether it needs
-// more lines; typedef names of the session are known to the scratch parser.
-std::optional<Repl::Entry> Repl::complete_entry(const std::string& text) const {
-  auto probe = [&](const std::string& candidate, bool* incomplete) -> std::optional<ast::Program> {
-    SourceManager sources;
-    DiagnosticEngine diags(sources);
-    TypeContext types;
-    ParserState state;
-    for (const std::string& n : global_names()) {
-      const ast::Decl* d = engine_->front_end().sema().lookup_global(n);
-      if (d && d->as<ast::TypedefDecl>()) state.typedef_names.insert(n);
-    }
-    uint32_t file = sources.add_file("<probe>", candidate);
-    // The session's macros, so `BEGIN` defined as `{` opens a block here too.
-    MacroTable macros = engine_->front_end().macros();
-    PreprocessResult pp = preprocess(sources, file, diags, options_.preprocess, macros);
-    ParseResult parsed = parse(pp.tokens, types, diags, state);
-    *incomplete = parsed.incomplete;
-    // The lexer, not the parser, sees a comment still open at the end, and
-    // the preprocessor an #if still waiting for its #endif.
-    for (const Diagnostic& d : diags.diagnostics()) {
-      if (d.message.rfind("unterminated comment", 0) == 0 ||
-          d.message.rfind("unterminated conditional directive", 0) == 0) {
-        *incomplete = true;
-      }
-    }
-    if (diags.has_errors()) return std::nullopt;
-    return std::move(parsed.program);
-  };
-  // `s` or `s.domain(a, b)` alone: sema calls that a no-op, the REPL shows it.
-  auto bare_stream = [&](const ast::Program& p, const std::string& entry) -> std::string {
-    if (p.items.size() != 1) return {};
-    const auto* es = p.items[0]->as<ast::ExprStmt>();
-    const ast::Expr* e = es ? es->expr.get() : nullptr;
-    while (const auto* d = e ? e->as<ast::DomainExpr>() : nullptr) e = d->stream.get();
-    const auto* name = e ? e->as<ast::NameExpr>() : nullptr;
-    const ast::Decl* decl = name ? engine_->front_end().sema().lookup_global(name->name) : nullptr;
-    const auto* var = decl ? decl->as<ast::VarDecl>() : nullptr;
-    if (!var || !var->is_stream) return {};
-    std::string expr = trim(entry);
-    while (!expr.empty() && (expr.back() == ';' || std::isspace(static_cast<unsigned char>(expr.back()))))
-      expr.pop_back();
-    return expr;
-  };
-  // A line ending in '\\' continues (a long #define, most often).
-  std::string_view tail(text);
-  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.remove_suffix(1);
-  if (tail.ends_with('\\')) return std::nullopt;
-  bool incomplete = false;
-  if (std::optional<ast::Program> p = probe(text, &incomplete); !incomplete) {
-    Entry e{text, p ? bare_stream(*p, text) : std::string()};
-    if (p && !p->items.empty()) {
-      const ast::Stmt* last = p->items.back().get();
-      while (const auto* i = last ? last->as<ast::IfStmt>() : nullptr) {
-        if (!i->else_stmt) e.open_if = true;
-        last = i->else_stmt.get();
-      }
-    }
-    return e;
-  }
-  // `2 * 21` or `int x = 5` without the ';': finish it when that gives an
-  // expression statement or variable declaration (not `for (…)` or `int f()`).
-  std::string with_semicolon = text;
-  while (!with_semicolon.empty() && std::isspace(static_cast<unsigned char>(with_semicolon.back())))
-    with_semicolon.pop_back();
-  with_semicolon += ";\n";
-  std::optional<ast::Program> p = probe(with_semicolon, &incomplete);
-  if (incomplete || !p || p->items.empty()) return std::nullopt;
-  const ast::Stmt& last = *p->items.back();
-  if (last.as<ast::ExprStmt>()) return Entry{with_semicolon, bare_stream(*p, with_semicolon)};
-  if (auto* ds = last.as<ast::DeclStmt>()) {
-    bool vars = !ds->decls.empty() && std::all_of(ds->decls.begin(), ds->decls.end(),
-                                                   [](const ast::DeclPtr& d) { return d->as<ast::VarDecl>(); });
-    if (vars) return Entry{with_semicolon, {}};
-  }
-  return std::nullopt;
-}
-
 Repl::Submit Repl::submit(const std::string& text, bool final) {
-  Entry entry{text, {}};
-  if (std::optional<Entry> complete = complete_entry(text)) {
+  Engine::EntryShape entry{text, {}};
+  if (std::optional<Engine::EntryShape> complete = engine_->complete_entry(text)) {
     entry = *complete;
   } else if (!final) {
     return Submit::more;
@@ -293,7 +213,7 @@ void Repl::command(const std::string& line) {
   const std::string& name = words[0];
   std::string rest = trim(line.substr(name.size()));
   if (name == ":help" || name == ":h" || name == ":?") {
-    std::fputs(kHelp, stdout);
+    std::fputs(help_text().c_str(), stdout);
   } else if (name == ":quit" || name == ":q" || name == ":exit") {
     quit_ = true;
   } else if (name == ":load") {
@@ -334,9 +254,7 @@ void Repl::set_backend(const std::vector<std::string>& words) {
     return;
   }
   const std::string& wanted = words[1];
-  if (wanted != "interp" && wanted != "jit" && wanted != "opencl") {
-    return error("unknown backend '" + wanted + "' (interp, jit or opencl)");
-  }
+  if (!find_backend(wanted)) return error("unknown backend '" + wanted + "' (" + backend_names(false, ", ", " or ") + ")");
   if (std::find(built.begin(), built.end(), wanted) == built.end()) {
     return error("the " + wanted + " backend is not built into this brook; still using " + current);
   }
@@ -359,56 +277,27 @@ void Repl::set_backend(const std::vector<std::string>& words) {
   std::fputs(("backend: " + wanted + note + "\n").c_str(), stdout);
 }
 
-namespace {
-// `:emit llvm|opencl`: the backend's source for one kernel of `program`; empty
-// when this build lacks the backend.
-std::string emit_backend_source(const std::string& stage, [[maybe_unused]] const ast::Program& program,
-                                [[maybe_unused]] const std::string& name) {
-#ifdef BROOK_HAVE_OPENCL
-  if (stage == "opencl") return emit_opencl(program, name);
-#endif
-#ifdef BROOK_HAVE_JIT
-  if (stage == "llvm") {
-    return jit_emit_llvm(program, false, name);
-  }
-#endif
-  (void)stage;
-  return {};
-}
-}  // namespace
-
 void Repl::emit(const std::vector<std::string>& words) {
-  if (words.size() != 3) return error("usage: :emit ast|plan|llvm|opencl NAME");
+  if (words.size() != 3) return error("usage: :emit " + emit_stage_list("|") + " NAME");
   const std::string& stage = words[1];
   const std::string& name = words[2];
-  if (stage != "ast" && stage != "plan" && stage != "llvm" && stage != "opencl") {
-    return error("unknown stage '" + stage + "' (ast, plan, llvm or opencl)");
-  }
-  const ast::Decl* d = engine_->front_end().sema().lookup_global(name);
-  const auto* f = d ? d->as<ast::FuncDecl>() : nullptr;
-  if (!f) return error("no function or kernel named '" + name + "'");
+  if (!is_emit_stage(stage)) return error("unknown stage '" + stage + "' (" + emit_stage_list(", ", " or ") + ")");
+  if (!engine_->is_function(name)) return error("no function or kernel named '" + name + "'");
   if (stage == "plan") {
     std::string plan = engine_->last_plan(name);
     if (plan.empty()) return error("'" + name + "' has not been launched yet, so it has no plan");
     std::fputs(plan.c_str(), stdout);
     return;
   }
-  // The newest definition is the one calls reach.
-  if (f->definition) f = f->definition;
-  for (const auto& program : engine_->front_end().programs()) {
-    for (const ast::StmtPtr& item : program->items) {
-      const auto* ds = item->as<ast::DeclStmt>();
-      if (!ds) continue;
-      for (const ast::DeclPtr& decl : ds->decls) {
-        if (decl.get() != f) continue;
-        std::string text = stage == "ast" ? dump_stmt(*item) : emit_backend_source(stage, *program, name);
-        if (text.empty()) return error("':emit " + stage + "' is not available in this build");
-        std::fputs(text.c_str(), stdout);
-        return;
-      }
-    }
+  std::string text;
+  try {
+    text = engine_->emit(stage, name);
+  } catch (const std::runtime_error& e) {
+    return error(e.what());
   }
-  error("no definition of '" + name + "' to show");
+  if (text.empty() && stage == "ast") return error("no definition of '" + name + "' to show");
+  if (text.empty()) return error("'" + name + "' is not a kernel or reduction, so it has no " + stage + " form");
+  std::fputs(text.c_str(), stdout);
 }
 
 void Repl::show_streams() {
@@ -425,20 +314,6 @@ void Repl::show_streams() {
   }
 }
 
-std::vector<std::string> Repl::global_names() const {
-  std::set<std::string> names;
-  for (const auto& program : engine_->front_end().programs()) {
-    for (const ast::StmtPtr& item : program->items) {
-      const auto* ds = item->as<ast::DeclStmt>();
-      if (!ds) continue;
-      for (const ast::DeclPtr& d : ds->decls) {
-        if (!d->name.empty() && d->name[0] != '<') names.insert(d->name);
-      }
-    }
-  }
-  return {names.begin(), names.end()};
-}
-
 std::vector<std::string> Repl::completions(const std::string& line, const std::string& word) {
   std::vector<std::string> out;
   auto offer = [&](const std::string& c) {
@@ -450,15 +325,15 @@ std::vector<std::string> Repl::completions(const std::string& line, const std::s
     return out;
   }
   if (head.rfind(":backend", 0) == 0) {
-    for (const char* b : {"interp", "jit", "opencl"}) offer(b);
+    for (const BackendInfo& b : backend_registry()) offer(std::string(b.name));
     return out;
   }
   if (head.rfind(":emit", 0) == 0 && split_words(head).size() <= 2 && !head.ends_with(' ')) {
-    for (const char* s : {"ast", "plan", "llvm", "opencl"}) offer(s);
+    for (const std::string& s : emit_stages()) offer(s);
     return out;
   }
   for (const std::string& k : kKeywords) offer(k);
-  for (const std::string& n : global_names()) offer(n);
+  for (const std::string& n : engine_->global_names()) offer(n);
   for (const stdlib::BuiltinName& b : stdlib::all_builtin_names()) offer(std::string(b.name));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

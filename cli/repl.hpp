@@ -44,13 +44,6 @@ class Repl {
   void set_backend(const std::vector<std::string>& words);
   // The entry, or the entry with a ';' added when that finishes an expression
   // or variable declaration (`> 2 * 21`); nothing when it needs more lines.
-  struct Entry {
-    std::string text;
-    std::string stream;  // the entry is just a stream (or a view of one): show it
-    bool open_if = false;  // ends in an `if` without `else`: an `else` line may follow
-  };
-  std::optional<Entry> complete_entry(const std::string& text) const;
-  std::vector<std::string> global_names() const;
   void error(const std::string& message) const;
   std::string next_name();
 

@@ -35,4 +35,7 @@ int jit_compile_count(const Backend& backend);
 // "; reduce NAME" or "; NAME: why it has none".
 std::string jit_emit_llvm(const ast::Program& program, bool fp_relaxed, std::string_view only = {});
 
+// The version of the LLVM this backend was built with ("19.1.7").
+std::string jit_llvm_version();
+
 }  // namespace brook

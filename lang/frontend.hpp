@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,19 @@ class FrontEnd {
   // With keep_macros: the macros in force after the latest load (an entry
   // found incomplete leaves them as they were).
   const MacroTable& macros() const { return macros_; }
+
+  // How the REPL reads an entry typed so far (REPL.md), decided by parsing
+  // `text` on its own with the session's typedef names and macros; nothing
+  // is registered and nothing is reported. Nullopt while the text ends
+  // inside a construct, so more lines are needed.
+  struct EntryShape {
+    std::string text;      // what to run: `text`, or with a missing final ';' added
+    std::string stream;    // the entry is only a stream or a view of one: show this expression
+    bool open_if = false;  // ends in an `if` without `else`: an `else` line may follow
+  };
+  std::optional<EntryShape> complete_entry(std::string_view text);
+  // The names declared at top level so far (hidden '<…>' ones left out), sorted.
+  std::vector<std::string> global_names() const;
 
  private:
   Unit finish(uint32_t file, bool allow_incomplete);

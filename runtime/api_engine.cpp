@@ -86,12 +86,7 @@ class Session {
  private:
   static EngineOptions internal_options(const Options& o) {
     EngineOptions e;
-    switch (o.backend) {
-      case Backend::automatic: break;
-      case Backend::interp: e.backend = "interp"; break;
-      case Backend::jit: e.backend = "jit"; break;
-      case Backend::opencl: e.backend = "opencl"; break;
-    }
+    e.backend = backend_name(o.backend);
     e.device = o.device;
     e.threads = o.threads;
     e.max_memory = o.max_memory;

@@ -8,10 +8,10 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "backends/backends.hpp"
 #include "backends/interp/compiler.hpp"
 #include "backends/limits.hpp"
-#include "runtime/backend_factory.hpp"
+#include "backends/registry.hpp"
+#include "lang/ast_dump.hpp"
 #include "runtime/big_stack.hpp"
 #include "runtime/embed_values.hpp"
 #include "runtime/host_library.hpp"
@@ -48,12 +48,7 @@ struct Engine::Impl {
     if (name.empty()) {
       if (const char* env = std::getenv("BROOK_BACKEND")) name = env;
     }
-    if (name.empty()) {
-      name = "interp";
-      for (const std::string& b : built_backends()) {
-        if (b == "jit") name = b;
-      }
-    }
+    if (name.empty()) name = default_backend();
     BackendOptions bo;
     bo.sources = &front.sources();
     bo.output = [this](std::string_view text) { machine.out->write(1, text); };
@@ -62,11 +57,7 @@ struct Engine::Impl {
     bo.use_disk_cache = options.use_disk_cache;
     bo.profile = options.profile;
     bo.fp_relaxed = fp_relaxed;
-    if (auto b = make_backend(name, bo)) return b;
-    std::string built;
-    for (const std::string& b : built_backends()) built += (built.empty() ? "" : ", ") + b;
-    throw std::runtime_error("backend '" + name + "' is not built into this brook (built: " +
-                             built + ")");
+    return make_backend(name, bo);
   }
 
   // A plan's text names its kernel on the first line ("plan map NAME @…") or,
@@ -498,6 +489,17 @@ Engine::EntryResult Engine::eval(std::string name, std::string text, bool allow_
   return impl_->eval_unit(std::move(unit), text);
 }
 
+bool Engine::is_function(std::string_view name) {
+  const ast::Decl* d = impl_->front.sema().lookup_global(std::string(name));
+  return d && d->as<ast::FuncDecl>();
+}
+
+std::vector<std::string> Engine::global_names() const { return impl_->front.global_names(); }
+
+std::optional<Engine::EntryShape> Engine::complete_entry(std::string_view text) {
+  return impl_->front.complete_entry(text);
+}
+
 std::string Engine::type_of(std::string name, std::string_view expr) {
   return impl_->type_of(std::move(name), expr);
 }
@@ -595,6 +597,50 @@ void Engine::release_stream(std::string_view name) {
 std::string Engine::last_plan(const std::string& kernel) const {
   auto it = impl_->last_plans.find(kernel);
   return it == impl_->last_plans.end() ? std::string() : it->second;
+}
+
+std::string Engine::emit(std::string_view stage, std::string_view name) {
+  const BackendInfo* backend = nullptr;
+  if (stage != "ast") {
+    backend = find_emit_stage(stage);
+    if (!backend) {
+      const BackendInfo* known = nullptr;
+      for (const BackendInfo& b : backend_registry()) {
+        if (b.emit_stage == stage) known = &b;
+      }
+      throw std::runtime_error(known ? "'emit " + std::string(stage) + "' needs the " + std::string(known->name) +
+                                           " backend, not in this build"
+                                     : "no backend emits '" + std::string(stage) + "'");
+    }
+  }
+  const bool relaxed = impl_->fp_relaxed;
+  // `item` is the declaration named `name` (null: the whole program).
+  auto render = [&](const ast::Program& program, const ast::Stmt* item) -> std::string {
+    if (!backend) return item ? dump_stmt(*item) : dump_ast(program);
+    return backend->emit(program, relaxed, name);
+  };
+  const auto& programs = impl_->front.programs();
+  if (name.empty()) {
+    std::string out;
+    for (const auto& program : programs) out += render(*program, nullptr);
+    return out;
+  }
+  // The newest definition is the one calls reach (a REPL session may hold
+  // older ones of the same name); a function only declared shows its prototype.
+  const ast::Decl* d = impl_->front.sema().lookup_global(std::string(name));
+  const auto* f = d ? d->as<ast::FuncDecl>() : nullptr;
+  if (!f) return {};
+  if (f->definition) f = f->definition;
+  for (const auto& program : programs) {
+    for (const ast::StmtPtr& item : program->items) {
+      const auto* ds = item->as<ast::DeclStmt>();
+      if (!ds) continue;
+      for (const ast::DeclPtr& decl : ds->decls) {
+        if (decl.get() == f) return render(*program, item.get());
+      }
+    }
+  }
+  return {};
 }
 
 std::string Engine::profile_report() {

@@ -77,6 +77,10 @@ class Engine {
   // `incomplete` and reports nothing. Diagnostics and runtime errors are
   // printed; the state built by earlier entries survives any failure.
   EntryResult eval(std::string name, std::string text, bool allow_incomplete = false);
+  // Whether text typed so far is a complete entry, and how to run it
+  // (FrontEnd::complete_entry); nullopt while more lines are needed.
+  using EntryShape = FrontEnd::EntryShape;
+  std::optional<EntryShape> complete_entry(std::string_view text);
   // The type of an expression as users write it ("float4"), or "" after a
   // diagnostic was printed. Nothing runs.
   std::string type_of(std::string name, std::string_view expr);
@@ -112,8 +116,22 @@ class Engine {
   // its type in `*type`.
   std::optional<std::span<uint8_t>> global_bytes(std::string_view name, const Type** type);
 
+  // Whether `name` is a function, kernel or reduction declared so far.
+  bool is_function(std::string_view name);
+  // Names declared at top level so far, sorted (REPL completion).
+  std::vector<std::string> global_names() const;
+
   // The latest launch plan made for a kernel or reduction (empty: none yet).
   std::string last_plan(const std::string& kernel) const;
+
+  // `brook emit STAGE`, `:emit STAGE NAME` for "ast" or a backend's stage
+  // ("llvm", "opencl"; backends/registry.hpp): the typed AST, or that
+  // backend's source for the kernels, of everything compiled so far; with
+  // `name`, of the newest definition of that function (ast) or kernel or
+  // reduction alone. Empty when nothing matches. Nothing runs, and the
+  // backend need not be the one kernels run on. Throws std::runtime_error
+  // when no backend of this build has the stage.
+  std::string emit(std::string_view stage, std::string_view name = {});
 
   // --profile: per-kernel statistics and where the wall time went, so far.
   std::string profile_report();

@@ -40,6 +40,17 @@ class Error : public std::runtime_error {
 
 enum class Backend { automatic, interp, jit, opencl };
 
+// The name `--backend` and $BROOK_BACKEND use for `b` ("" for automatic).
+constexpr const char* backend_name(Backend b) {
+  switch (b) {
+    case Backend::interp: return "interp";
+    case Backend::jit: return "jit";
+    case Backend::opencl: return "opencl";
+    case Backend::automatic: break;
+  }
+  return "";
+}
+
 struct Options {
   Backend backend = Backend::automatic;  // automatic: $BROOK_BACKEND, else the best built
   int device = -1;                       // OpenCL device index; -1: $BROOK_OPENCL_DEVICE, else 0

@@ -47,7 +47,7 @@ if "$brook" --version | grep -q 'backends:.* jit'; then
   expect 0 "; reduce sum" -- "$brook" emit llvm "$src/examples/hello.br" sum
   out=$("$brook" emit llvm "$src/examples/hello.br" scale 2>&1)
   if [[ "$out" != *"; reduce sum"* ]]; then passes=$((passes + 1)); else echo "FAIL: emit llvm scale also printed sum"; fails=$((fails + 1)); fi
-  expect 2 "no kernel named 'nosuch'" -- "$brook" emit llvm "$src/examples/hello.br" nosuch
+  expect 2 "no kernel or reduction named 'nosuch'" -- "$brook" emit llvm "$src/examples/hello.br" nosuch
 fi
 # Usage errors are exit 2 with one line naming the problem.
 expect 2 "is a directory" -- "$brook" run "$tmp"

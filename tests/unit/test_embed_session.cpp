@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/backends.hpp"
-#include "runtime/backend_factory.hpp"
+#include "backends/registry.hpp"
 #include "runtime/engine.hpp"
 #include "runtime/stream_runtime.hpp"
 
