@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "backends/limits.hpp"
+#include "interp/limits.hpp"
 #include "backends/registry.hpp"
 
 namespace brook::cli {

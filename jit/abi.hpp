@@ -37,7 +37,7 @@ struct Launch {
   int64_t domain[kMaxRank] = {};  // canonical domain extents
   ArgRt* args = nullptr;          // one per kernel parameter
   LaunchState* state = nullptr;
-  // Ctrl-C (backends/interrupt.hpp). Generated code reads it with a relaxed
+  // Ctrl-C (interp/interrupt.hpp). Generated code reads it with a relaxed
   // atomic i8 load at every kernel loop back-edge (a set flag ends the loop)
   // and before every row of a slice (a set flag returns); the backend then
   // throws Interrupted, so the half-written outputs are never reported.

@@ -15,7 +15,7 @@
 
 #include "backends/host_pool.hpp"
 #include "backends/instance.hpp"
-#include "backends/interrupt.hpp"
+#include "interp/interrupt.hpp"
 #include "jit/abi.hpp"
 #include "jit/codegen.hpp"
 #include "jit/compiler.hpp"

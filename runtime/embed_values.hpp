@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "backends/interp/memory.hpp"
+#include "interp/memory.hpp"
 #include "lang/types.hpp"
 
 namespace brook {

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "backends/interp/compiler.hpp"
-#include "backends/limits.hpp"
+#include "interp/compiler.hpp"
+#include "interp/limits.hpp"
 #include "backends/registry.hpp"
 #include "lang/ast_dump.hpp"
 #include "runtime/big_stack.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/interp/builders.hpp"
+#include "interp/builders.hpp"
 #include "runtime/host_library.hpp"
 #include "stdlib/format.hpp"
 

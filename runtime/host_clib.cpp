@@ -20,7 +20,7 @@ namespace brook::host_detail {
 namespace {
 
 // sleep()/usleep() wake every 10 ms to look for Ctrl-C and the time limit,
-// as the interpreter's loops do (backends/interrupt.hpp).
+// as the interpreter's loops do (interp/interrupt.hpp).
 void interruptible_sleep(std::chrono::microseconds total) {
   const auto end = std::chrono::steady_clock::now() + total;
   for (auto now = std::chrono::steady_clock::now(); now < end; now = std::chrono::steady_clock::now()) {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <ctime>
 
-#include "backends/interp/builders.hpp"
+#include "interp/builders.hpp"
 #include "runtime/host_call.hpp"
 #include "stdlib/format.hpp"
 

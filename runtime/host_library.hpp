@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "backends/interp/compiler.hpp"
-#include "backends/interp/hooks.hpp"
+#include "interp/compiler.hpp"
+#include "interp/hooks.hpp"
 #include "runtime/stream_host.hpp"
 #include "stdlib/host_rand.hpp"
 

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "backends/interp/function_pointers.hpp"
+#include "interp/function_pointers.hpp"
 #include "runtime/host_call.hpp"
 
 namespace brook::host_detail {

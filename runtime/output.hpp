@@ -5,7 +5,7 @@
 #include <functional>
 #include <string_view>
 
-#include "backends/interp/machine.hpp"
+#include "interp/machine.hpp"
 
 namespace brook {
 

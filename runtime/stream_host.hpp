@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "backends/interp/machine.hpp"
+#include "interp/machine.hpp"
 #include "lang/ast.hpp"
 #include "stdlib/builtins.hpp"
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "backends/interp/node.hpp"
+#include "interp/node.hpp"
 
 namespace brook {
 

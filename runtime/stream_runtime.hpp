@@ -10,7 +10,7 @@
 #include <unordered_map>
 
 #include "backends/backend.hpp"
-#include "backends/limits.hpp"
+#include "interp/limits.hpp"
 #include "runtime/stream_host.hpp"
 
 namespace brook {

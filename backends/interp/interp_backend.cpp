@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "backends/interp/kernel_loops.hpp"
-#include "backends/interrupt.hpp"
+#include "interp/interrupt.hpp"
 
 namespace brook {
 

@@ -9,10 +9,10 @@
 
 #include "backends/backend.hpp"
 #include "backends/host_pool.hpp"
-#include "backends/interp/compiler.hpp"
+#include "interp/compiler.hpp"
 #include "backends/interp/kernel_context.hpp"
 #include "backends/interp/kernel_hooks.hpp"
-#include "backends/interp/machine.hpp"
+#include "interp/machine.hpp"
 #include "lang/source.hpp"
 
 namespace brook {

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "backends/interp/builders.hpp"
+#include "interp/builders.hpp"
 #include "backends/scheduler.hpp"
-#include "backends/interp/stmt_nodes.hpp"
+#include "interp/stmt_nodes.hpp"
 #include "stdlib/builtins.hpp"
 #include "stdlib/format.hpp"
 

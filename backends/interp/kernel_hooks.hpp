@@ -6,8 +6,8 @@
 #include <functional>
 #include <string_view>
 
-#include "backends/interp/compiler.hpp"
-#include "backends/interp/hooks.hpp"
+#include "interp/compiler.hpp"
+#include "interp/hooks.hpp"
 #include "backends/interp/kernel_context.hpp"
 
 namespace brook::interp {

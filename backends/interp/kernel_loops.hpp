@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "backends/interp/kernel_context.hpp"
-#include "backends/interp/machine.hpp"
+#include "interp/machine.hpp"
 #include "backends/plan.hpp"
 
 namespace brook::interp {

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "backends/interrupt.hpp"
+#include "interp/interrupt.hpp"
 
 namespace brook::opencl {
 

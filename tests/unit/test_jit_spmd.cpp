@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "backends/interp/interp_backend.hpp"
-#include "backends/interrupt.hpp"
+#include "interp/interrupt.hpp"
 #include "jit/spmd.hpp"
 #include "test_jit_harness.hpp"
 

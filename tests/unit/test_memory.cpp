@@ -1,7 +1,7 @@
 // The host memory model: C layout, checked access, stale pointers.
 #include <doctest/doctest.h>
 
-#include "backends/interp/memory.hpp"
+#include "interp/memory.hpp"
 
 using namespace brook;
 using namespace brook::interp;

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "backends/interrupt.hpp"
+#include "interp/interrupt.hpp"
 #include "backends/opencl/cl_module.hpp"
 #include "backends/opencl/opencl_backend.hpp"
 #include "backends/scheduler.hpp"

@@ -6,7 +6,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "backends/interp/value.hpp"
+#include "interp/value.hpp"
 
 namespace brook::interp::ops {
 

@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "backends/interp/compiler.hpp"
-#include "backends/interp/node.hpp"
+#include "interp/compiler.hpp"
+#include "interp/node.hpp"
 
 namespace brook::interp {
 

@@ -1,9 +1,9 @@
-#include "backends/interp/memory.hpp"
+#include "interp/memory.hpp"
 
 #include <cstring>
 #include <new>
 
-#include "backends/limits.hpp"
+#include "interp/limits.hpp"
 
 namespace brook::interp {
 

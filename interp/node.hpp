@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "backends/interp/machine.hpp"
-#include "backends/interp/value.hpp"
+#include "interp/machine.hpp"
+#include "interp/value.hpp"
 #include "lang/types.hpp"
 
 namespace brook::interp {

@@ -2,11 +2,11 @@
 // types, with conversions, offsets and element sizes fixed here.
 #include <cstring>
 
-#include "backends/interp/builders.hpp"
-#include "backends/interp/compiler.hpp"
-#include "backends/interp/function_pointers.hpp"
-#include "backends/interp/math_nodes.hpp"
-#include "backends/interp/stmt_nodes.hpp"
+#include "interp/builders.hpp"
+#include "interp/compiler.hpp"
+#include "interp/function_pointers.hpp"
+#include "interp/math_nodes.hpp"
+#include "interp/stmt_nodes.hpp"
 #include "stdlib/builtins.hpp"
 
 namespace brook::interp {

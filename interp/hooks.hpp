@@ -5,7 +5,7 @@
 // hook is a runtime error at the construct, never a crash.
 #pragma once
 
-#include "backends/interp/node.hpp"
+#include "interp/node.hpp"
 #include "lang/ast.hpp"
 
 namespace brook::interp {

@@ -1,10 +1,10 @@
-#include "backends/interp/compiler.hpp"
+#include "interp/compiler.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "backends/interp/builders.hpp"
-#include "backends/interp/stmt_nodes.hpp"
+#include "interp/builders.hpp"
+#include "interp/stmt_nodes.hpp"
 
 namespace brook::interp {
 

@@ -2,7 +2,7 @@
 // (`local op constant`, `local = e`), which is most of what hot loops run.
 #pragma once
 
-#include "backends/interp/node.hpp"
+#include "interp/node.hpp"
 
 namespace brook::interp {
 

@@ -1,10 +1,10 @@
-#include "backends/limits.hpp"
+#include "interp/limits.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
-#include "backends/interrupt.hpp"
+#include "interp/interrupt.hpp"
 
 namespace brook {
 

@@ -1,4 +1,4 @@
-#include "backends/interp/math_nodes.hpp"
+#include "interp/math_nodes.hpp"
 
 #include <span>
 

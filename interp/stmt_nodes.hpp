@@ -5,8 +5,8 @@
 #include <cstring>
 #include <vector>
 
-#include "backends/interp/builders.hpp"
-#include "backends/interp/compiler.hpp"
+#include "interp/builders.hpp"
+#include "interp/compiler.hpp"
 
 namespace brook::interp {
 

@@ -1,4 +1,4 @@
-#include "backends/interp/machine.hpp"
+#include "interp/machine.hpp"
 
 #include <cstring>
 

@@ -11,8 +11,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "backends/interp/hooks.hpp"
-#include "backends/interp/node.hpp"
+#include "interp/hooks.hpp"
+#include "interp/node.hpp"
 #include "lang/ast.hpp"
 #include "lang/source.hpp"
 

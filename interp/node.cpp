@@ -1,4 +1,4 @@
-#include "backends/interp/node.hpp"
+#include "interp/node.hpp"
 
 namespace brook::interp {
 

@@ -1,9 +1,9 @@
 // Nodes for scalar and pointer arithmetic, conversions, loads and stores.
 #include <cstring>
 
-#include "backends/interp/builders.hpp"
-#include "backends/interp/fast_nodes.hpp"
-#include "backends/interp/ops.hpp"
+#include "interp/builders.hpp"
+#include "interp/fast_nodes.hpp"
+#include "interp/ops.hpp"
 
 namespace brook::interp {
 namespace {

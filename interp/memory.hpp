@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/interp/value.hpp"
+#include "interp/value.hpp"
 #include "lang/source.hpp"
 
 namespace brook {

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "backends/interp/memory.hpp"
-#include "backends/interp/value.hpp"
+#include "interp/memory.hpp"
+#include "interp/value.hpp"
 
 namespace brook::interp {
 
@@ -50,7 +50,7 @@ class StackArena {
 
 inline constexpr int kMaxCallDepth = 10000;
 
-// Ctrl-C: backends/interrupt.hpp (shared with the JIT and OpenCL backends).
+// Ctrl-C: interp/interrupt.hpp (shared with the JIT and OpenCL backends).
 using brook::interrupt_requested;
 using brook::poll_interrupt;
 

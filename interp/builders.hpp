@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-#include "backends/interp/node.hpp"
+#include "interp/node.hpp"
 #include "lang/ast.hpp"
 
 namespace brook::interp {

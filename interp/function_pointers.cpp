@@ -1,6 +1,6 @@
 // Function pointers: resolving a pointer to the function it names, with the
 // type check C leaves undefined (see function_pointers.hpp).
-#include "backends/interp/function_pointers.hpp"
+#include "interp/function_pointers.hpp"
 
 #include <cstring>
 

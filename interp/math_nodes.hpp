@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "backends/interp/node.hpp"
+#include "interp/node.hpp"
 #include "stdlib/builtins.hpp"
 
 namespace brook::interp {

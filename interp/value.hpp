@@ -3,7 +3,7 @@
 // Aggregates (structs, arrays) are never values: they are addressed in memory.
 #pragma once
 
-#include "backends/interrupt.hpp"
+#include "interp/interrupt.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,8 +1,8 @@
 // Places: the nodes that name memory (variables, elements, fields, derefs).
 #include <cstring>
 
-#include "backends/interp/builders.hpp"
-#include "backends/interp/fast_nodes.hpp"
+#include "interp/builders.hpp"
+#include "interp/fast_nodes.hpp"
 
 namespace brook::interp {
 namespace {

@@ -1,6 +1,6 @@
 // Nodes for vector values: per-component arithmetic, construction, swizzles.
-#include "backends/interp/builders.hpp"
-#include "backends/interp/ops.hpp"
+#include "interp/builders.hpp"
+#include "interp/ops.hpp"
 
 namespace brook::interp {
 namespace {
