@@ -195,39 +195,31 @@ struct Engine::Impl {
     return static_cast<int>(machine.ret.i);
   }
 
+  // LANGUAGE.md §1's exit status: main's value, exit()'s argument, 1 after a
+  // runtime error (or the time limit), 130 after Ctrl-C.
   int run(std::span<const std::string> argv) {
-    int status = 0;
-    auto body = [&] {
-      try {
-        while (!pending.empty()) {
-          ast::Program* p = pending.front();
-          pending.erase(pending.begin());
-          interp::CompiledFunction* top = compiler.compile_toplevel(*p);
-          interp::invoke(machine, *top, {}, nullptr, [](uint8_t*) {});
-        }
-        status = run_main(argv);
-      } catch (const RuntimeError& e) {
-        report(e);
-        status = 1;
-      } catch (const interp::Interrupted&) {
-        status = report_interrupt();
-      } catch (const interp::ExitRequest& e) {
-        status = e.status;
-      } catch (const std::bad_alloc&) {
-        report(RuntimeError{{}, "out of memory"});
-        status = 1;
-      }
-      // An error may leave frames behind; the next run starts clean.
-      machine.fp = nullptr;
-      machine.depth = 0;
-      machine.stack.release({0, 0});
-    };
-    {
-      Watchdog limit(options.time_limit);
-      run_with_big_stack(body);
+    int main_status = 0;
+    int exit_status = 0;
+    Engine::EntryStatus how = execute(
+        [&] {
+          while (!pending.empty()) {
+            ast::Program* p = pending.front();
+            pending.erase(pending.begin());
+            interp::CompiledFunction* top = compiler.compile_toplevel(*p);
+            interp::invoke(machine, *top, {}, nullptr, [](uint8_t*) {});
+          }
+          main_status = run_main(argv);
+        },
+        &exit_status);
+    switch (how) {
+      case Engine::EntryStatus::ok: return main_status;
+      case Engine::EntryStatus::exited: return exit_status;
+      case Engine::EntryStatus::interrupted: return 130;
+      case Engine::EntryStatus::runtime_error:
+      case Engine::EntryStatus::compile_error:
+      case Engine::EntryStatus::incomplete: break;
     }
-    machine.out->flush();
-    return status;
+    return 1;
   }
 
   // An Interrupted that reached the top: the time limit (a runtime error,
@@ -244,8 +236,9 @@ struct Engine::Impl {
 
   // --- REPL entries ---
 
-  // Runs `body` on the big stack and says how it ended; the machine is left
-  // clean for the next entry whatever happened.
+  // Runs `body` on the big stack under the time limit and says how it ended
+  // (the one place runtime errors, Ctrl-C, exit() and out-of-memory are
+  // caught); the machine is left clean for the next entry whatever happened.
   Engine::EntryStatus execute(const std::function<void()>& body, int* exit_status) {
     Engine::EntryStatus status = Engine::EntryStatus::ok;
     auto guarded = [&] {

@@ -1,3 +1,4 @@
+#include "stdlib/stream_print.hpp"
 #include "runtime/stream_runtime.hpp"
 
 #include <cmath>
@@ -44,21 +45,6 @@ std::string written_name(const ast::Expr* e) {
     }
   }
   return "";
-}
-
-// One number as streamPrint writes it (BrookGPU's format, §4).
-void append_number(std::string& out, double v) {
-  if (std::isnan(v)) {
-    out += "NaN";
-  } else if (std::isinf(v)) {
-    out += "inf";
-  } else if (std::fabs(v) < 1e-6) {
-    out += "0.00";
-  } else {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%3.2f", v);
-    out += buf;
-  }
 }
 
 // Every scalar of an element, in memory order (struct fields flattened).
@@ -329,17 +315,7 @@ void StreamRuntime::print(interp::Machine& m, const StreamView& view) {
     const auto* p = reinterpret_cast<const uint8_t*>(bytes.data()) + k * static_cast<int64_t>(t->size);
     comps.clear();
     flatten(t, p, comps);
-    if (t->is_scalar()) {
-      append_number(out, comps.empty() ? 0.0 : comps[0]);
-      out += ' ';
-    } else {
-      out += '{';
-      for (size_t j = 0; j < comps.size(); ++j) {
-        if (j) out += ", ";
-        append_number(out, comps[j]);
-      }
-      out += '}';
-    }
+    out += stdlib::format_stream_element(comps, t->is_scalar());
     if ((k + 1) % row == 0) out += '\n';
     if (out.size() > (1u << 16)) {
       if (m.out) m.out->write(1, out);
