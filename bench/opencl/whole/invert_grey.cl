@@ -4,8 +4,3 @@ __kernel void init(__global uchar4* img, int width) {
   int x = get_global_id(0), y = get_global_id(1);
   img[y * width + x] = (uchar4)((uchar)(x & 255), (uchar)(y & 255), (uchar)((x + y) & 255), (uchar)255);
 }
-__kernel void invert(__global const uchar4* in, __global uchar4* out) {
-  size_t i = get_global_id(0);
-  uchar4 p = in[i];
-  out[i] = (uchar4)(255 - p.x, 255 - p.y, 255 - p.z, p.w);
-}
