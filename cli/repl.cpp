@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "backends/registry.hpp"
@@ -32,6 +33,7 @@ std::string help_text() {
          row(":backend [" + backend_names(false, "|") + "]", "show or choose where kernels run") +
          "  :type EXPR                     the type of an expression (nothing runs)\n" +
          row(":emit " + emit_stage_list("|") + " NAME", "one stage's output for a function or kernel") +
+         "  :show STREAM                   a stream (or a view) with its type and shape\n"
          "  :time                          toggle per-entry timing\n"
          "  :streams                       live streams with their shapes and sizes\n"
          "  :reset                         forget everything (a fresh session)\n"
@@ -39,8 +41,8 @@ std::string help_text() {
          "Ctrl-C stops a running entry; history is kept in ~/.brook_history.\n";
 }
 
-const std::vector<std::string> kCommandNames = {":help", ":load",    ":backend", ":type", ":emit",
-                                                ":time", ":streams", ":reset",   ":quit"};
+const std::vector<std::string> kCommandNames = {":help", ":load",    ":backend", ":type",  ":emit",
+                                                ":show", ":time",    ":streams", ":reset", ":quit"};
 
 const std::vector<std::string> kKeywords = {
     "bool",   "break",    "case",   "char",    "const",   "continue", "default", "do",
@@ -73,6 +75,10 @@ std::string trim(const std::string& s) {
 Repl::Repl(EngineOptions options, bool terminal) : options_(std::move(options)), terminal_(terminal) {
   options_.repl = true;
   options_.keep_macros = true;  // the session is one translation unit
+  // Streams are shown as wide as the terminal is.
+  if (struct winsize ws {}; terminal_ && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) {
+    options_.display_width = ws.ws_col;
+  }
   reset();
 }
 
@@ -232,6 +238,9 @@ void Repl::command(const std::string& line) {
     } else {
       error("the session was not reset");
     }
+  } else if (name == ":show") {
+    if (rest.empty()) return error("usage: :show STREAM");
+    engine_->show_stream(next_name(), rest);
   } else if (name == ":streams") {
     show_streams();
   } else if (name == ":backend") {

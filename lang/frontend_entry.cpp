@@ -72,7 +72,8 @@ std::optional<FrontEnd::EntryShape> FrontEnd::complete_entry(std::string_view te
     const auto* var = decl ? decl->as<ast::VarDecl>() : nullptr;
     if (!var || !var->is_stream) return {};
     std::string expr = trimmed(entry);
-    while (!expr.empty() && (expr.back() == ';' || std::isspace(static_cast<unsigned char>(expr.back()))))
+    while (!expr.empty() &&
+           (expr.back() == ';' || std::isspace(static_cast<unsigned char>(expr.back()))))
       expr.pop_back();
     return expr;
   };
@@ -104,8 +105,9 @@ std::optional<FrontEnd::EntryShape> FrontEnd::complete_entry(std::string_view te
   const ast::Stmt& last = *p->items.back();
   if (last.as<ast::ExprStmt>()) return EntryShape{with_semicolon, bare_stream(*p, with_semicolon)};
   if (auto* ds = last.as<ast::DeclStmt>()) {
-    bool vars = !ds->decls.empty() && std::all_of(ds->decls.begin(), ds->decls.end(),
-                                                   [](const ast::DeclPtr& d) { return d->as<ast::VarDecl>(); });
+    bool vars = !ds->decls.empty() &&
+                std::all_of(ds->decls.begin(), ds->decls.end(),
+                            [](const ast::DeclPtr& d) { return d->as<ast::VarDecl>(); });
     if (vars) return EntryShape{with_semicolon, {}};
   }
   return std::nullopt;

@@ -146,33 +146,5 @@ std::string format_value(const Type* t, const uint8_t* p, interp::Memory& memory
   return "<" + t->name() + ">";
 }
 
-std::string abbreviate_rows(std::string_view text, size_t max_rows, size_t max_columns) {
-  std::string out;
-  size_t rows = 0, pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    size_t end = nl == std::string_view::npos ? text.size() : nl;
-    if (rows == max_rows) {
-      size_t remaining = 0;
-      for (size_t q = pos; q < text.size(); ++q) remaining += text[q] == '\n';
-      if (text.back() != '\n') ++remaining;
-      out += "... (" + std::to_string(remaining) + " more rows)\n";
-      return out;
-    }
-    std::string_view row = text.substr(pos, end - pos);
-    if (row.size() > max_columns) {
-      std::string_view head = row.substr(0, max_columns);
-      while (!head.empty() && head.back() == ' ') head.remove_suffix(1);
-      out += head;
-      out += " ...";
-    } else {
-      out += row;
-    }
-    out += '\n';
-    ++rows;
-    pos = end + 1;
-  }
-  return out;
-}
 
 }  // namespace brook

@@ -15,8 +15,4 @@ namespace brook {
 // are read through `memory`, checked; long arrays show their first elements.
 std::string format_value(const Type* t, const uint8_t* bytes, interp::Memory& memory);
 
-// streamPrint output cut to its first rows (and long rows to their start), so
-// a large stream does not flood the terminal.
-std::string abbreviate_rows(std::string_view text, size_t max_rows = 8, size_t max_columns = 100);
-
 }  // namespace brook

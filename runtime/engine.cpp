@@ -421,12 +421,16 @@ struct Engine::Impl {
       else saved->write(stream, t);
     });
     machine.out = &sink;
+    StreamDisplay how;
+    how.width = options.display_width;
+    streams.set_display(how);
     int ignored = 0;
     Engine::EntryStatus st = execute(
         [&] { interp::invoke(machine, *compiler.compile_toplevel(*unit.program), {}, nullptr, [](uint8_t*) {}); },
         &ignored);
+    streams.set_display(std::nullopt);
     machine.out = saved;
-    if (st == Engine::EntryStatus::ok) machine.out->write(1, abbreviate_rows(captured));
+    if (st == Engine::EntryStatus::ok) machine.out->write(1, captured);
     machine.out->flush();
     return st == Engine::EntryStatus::ok;
   }

@@ -42,6 +42,8 @@ struct EngineOptions {
   double time_limit = 0;
   // --error-limit: errors shown per file or entry before "too many errors" (0: all).
   size_t error_limit = 20;
+  // The REPL's stream display: characters per line before columns are elided.
+  size_t display_width = 100;
 };
 
 class Engine {
@@ -84,8 +86,9 @@ class Engine {
   // The type of an expression as users write it ("float4"), or "" after a
   // diagnostic was printed. Nothing runs.
   std::string type_of(std::string name, std::string_view expr);
-  // Shows a stream expression as the REPL does: streamPrint's rows, a large
-  // stream cut to its first rows. False after a diagnostic or runtime error.
+  // Shows a stream expression as the REPL does (runtime/stream_display.hpp):
+  // its type and shape, then its elements as numpy shows an array, long
+  // dimensions elided with a count. False after a diagnostic or runtime error.
   bool show_stream(std::string name, std::string_view expr);
   // The top-level streams whose declarations have run (REPL `:streams`).
   struct StreamInfo {

@@ -1,3 +1,4 @@
+#include "runtime/stream_display.hpp"
 #include "stdlib/stream_print.hpp"
 #include "runtime/stream_runtime.hpp"
 
@@ -307,6 +308,10 @@ void StreamRuntime::print(interp::Machine& m, const StreamView& view) {
     backend_->read_view(view, bytes);
   }
   const Type* t = view.elem;
+  if (display_) {
+    if (m.out) m.out->write(1, display_stream(t, view.extents, bytes, m.memory, *display_));
+    return;
+  }
   const int64_t row = view.extents.empty() ? 1 : view.extents.back();
   const int64_t count = element_count(view.extents);
   std::string out;

@@ -6,11 +6,13 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
 #include "backends/backend.hpp"
 #include "interp/limits.hpp"
+#include "runtime/stream_display.hpp"
 #include "runtime/stream_host.hpp"
 
 namespace brook {
@@ -80,6 +82,10 @@ class StreamRuntime : public StreamHost {
   // The view a handle designates (tests).
   const StreamView& view_of(uint64_t handle, SourceLoc loc) const;
 
+  // While set, streamPrint shows streams as the REPL does
+  // (runtime/stream_display.hpp) instead of in BrookGPU's format.
+  void set_display(std::optional<StreamDisplay> how) { display_ = how; }
+
  private:
   struct Record {
     StreamView view;
@@ -118,6 +124,7 @@ class StreamRuntime : public StreamHost {
   uint64_t live_bytes_ = 0;
   MemoryBudget own_budget_;
   MemoryBudget* budget_ = &own_budget_;
+  std::optional<StreamDisplay> display_;
 };
 
 }  // namespace brook

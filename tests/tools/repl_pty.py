@@ -142,10 +142,10 @@ def interrupt_kernels(history):
             s.prompt()
         # xs, only read by the interrupted launches, still holds 0.
         s.send("inc(xs, ys); ys.domain(0, 3)\r")
-        s.read_until(r"\n1\.00 1\.00 1\.00 \n")
+        s.read_until(r"\nfloat<3>\r?\n\[1, 1, 1\]\r?\n")
         s.prompt()
         s.send("inc(ys, xs); xs.domain(61, 64)\r")
-        s.read_until(r"\n2\.00 2\.00 2\.00 \n")
+        s.read_until(r"\nfloat<3>\r?\n\[2, 2, 2\]\r?\n")
         s.prompt()
         s.send(":backend interp\r")
         s.read_until(r"backend: interp \(2 streams moved")
