@@ -19,5 +19,8 @@ namespace brook {
 std::string dump_ast(const ast::Program& program);
 std::string dump_stmt(const ast::Stmt& stmt);  // one statement/declaration subtree
 std::string dump_expr(const ast::Expr& expr);
+// A function's declaration as a user writes it, from its checked types:
+// "kernel void k(float x<>, out float y<>)", "int f(int a, char* s)".
+std::string signature_text(const ast::FuncDecl& f);
 
 }  // namespace brook

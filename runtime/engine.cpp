@@ -498,6 +498,21 @@ std::optional<Engine::EntryShape> Engine::complete_entry(std::string_view text) 
 }
 
 std::string Engine::type_of(std::string name, std::string_view expr) {
+  // A function's type is its signature; a live stream's, its element type and shape.
+  std::string_view word = expr;
+  while (!word.empty() && std::isspace(static_cast<unsigned char>(word.front()))) word.remove_prefix(1);
+  while (!word.empty() && std::isspace(static_cast<unsigned char>(word.back()))) word.remove_suffix(1);
+  if (const ast::Decl* d = impl_->front.sema().lookup_global(word)) {
+    if (const auto* f = d->as<ast::FuncDecl>()) return signature_text(f->definition ? *f->definition : *f);
+    if (const auto* v = d->as<ast::VarDecl>(); v && v->is_stream) {
+      for (const StreamInfo& s : live_streams()) {
+        if (s.name != word) continue;
+        std::string shape;
+        for (int64_t e : s.extents) shape += (shape.empty() ? "" : ", ") + std::to_string(e);
+        return s.element_type + "<" + shape + ">";
+      }
+    }
+  }
   return impl_->type_of(std::move(name), expr);
 }
 
