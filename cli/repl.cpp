@@ -99,6 +99,11 @@ void Repl::error(const std::string& message) const {
 }
 
 int Repl::loop(LineReader& reader) {
+  reader_ = &reader;
+  struct Forget {
+    LineReader*& reader;
+    ~Forget() { reader = nullptr; }
+  } forget{reader_};
   std::string buffer;  // the entry being typed
   std::string held;    // a complete entry ending in an `if`: an `else` line may continue it
   auto starts_with_else = [](const std::string& line) {
@@ -120,7 +125,6 @@ int Repl::loop(LineReader& reader) {
       held.clear();
       continue;
     }
-    reader.remember(*line);
     if (!held.empty()) {
       if (starts_with_else(*line)) {
         buffer = std::move(held);
@@ -131,6 +135,7 @@ int Repl::loop(LineReader& reader) {
       held.clear();
     }
     if (buffer.empty() && trim(*line).rfind(':', 0) == 0) {
+      reader.remember(trim(*line));
       command(trim(*line));
       continue;
     }
@@ -164,6 +169,13 @@ Repl::Submit Repl::submit(const std::string& text, bool final) {
     return Submit::more;
   }
   if (entry.open_if && !final) return Submit::open_if;
+  // History keeps the whole entry as typed, so Up recalls a multi-line
+  // kernel at once, not its last line.
+  if (reader_) {
+    std::string typed = text;
+    while (!typed.empty() && typed.back() == '\n') typed.pop_back();
+    reader_->remember(typed);
+  }
   auto start = std::chrono::steady_clock::now();
   Engine::EntryResult r;
   if (!entry.stream.empty()) {
@@ -328,25 +340,49 @@ std::vector<std::string> Repl::completions(const std::string& line, const std::s
   auto offer = [&](const std::string& c) {
     if (c.rfind(word, 0) == 0) out.push_back(c);
   };
-  std::string head = trim(line);
-  if (!head.empty() && head[0] == ':' && head.find(' ') == std::string::npos) {
-    for (const std::string& c : kCommandNames) offer(c);
+  auto finish = [&] {
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
+  };
+  // Which word of a command is being completed: `:backend |` is the second.
+  std::string head = line;
+  head.erase(0, std::min(head.size(), head.find_first_not_of(" \t")));
+  const std::vector<std::string> before = split_words(head);
+  const std::string& first = head.empty() ? word : head;
+  if (!first.empty() && first[0] == ':') {
+    const std::string command = before.empty() ? std::string() : before[0];
+    const size_t index = before.size();  // 0: the command itself
+    if (index == 0) {
+      for (const std::string& c : kCommandNames) offer(c);
+    } else if (command == ":backend" && index == 1) {
+      for (const BackendInfo& b : backend_registry()) offer(std::string(b.name));
+    } else if (command == ":emit" && index == 1) {
+      for (const std::string& st : emit_stages()) offer(st);
+    } else if (command == ":emit" && index == 2) {
+      for (const std::string& n : engine_->global_names()) {
+        if (engine_->is_function(n)) offer(n);
+      }
+    } else if ((command == ":show" || command == ":type") && index >= 1) {
+      for (const Engine::StreamInfo& st : engine_->live_streams()) offer(st.name);
+      if (command == ":type") {
+        for (const std::string& n : engine_->global_names()) offer(n);
+      }
+    }
+    return finish();
   }
-  if (head.rfind(":backend", 0) == 0) {
-    for (const BackendInfo& b : backend_registry()) offer(std::string(b.name));
-    return out;
-  }
-  if (head.rfind(":emit", 0) == 0 && split_words(head).size() <= 2 && !head.ends_with(' ')) {
-    for (const std::string& s : emit_stages()) offer(s);
-    return out;
+  // `s.do` → `s.domain(` for a live stream `s`.
+  if (size_t dot = word.rfind('.'); dot != std::string::npos) {
+    const std::string stream = word.substr(0, dot);
+    for (const Engine::StreamInfo& st : engine_->live_streams()) {
+      if (st.name == stream) offer(stream + ".domain(");
+    }
+    return finish();
   }
   for (const std::string& k : kKeywords) offer(k);
   for (const std::string& n : engine_->global_names()) offer(n);
   for (const stdlib::BuiltinName& b : stdlib::all_builtin_names()) offer(std::string(b.name));
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
+  return finish();
 }
 
 // ---------------------------------------------------------------------------

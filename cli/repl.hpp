@@ -51,6 +51,7 @@ class Repl {
   bool terminal_;
   std::unique_ptr<Engine> engine_;
   int entry_count_ = 0;
+  LineReader* reader_ = nullptr;  // while loop() runs: where entries are remembered
   bool timing_ = false;
   bool quit_ = false;
   int exit_status_ = 0;

@@ -81,7 +81,7 @@ char** complete(const char* text, int start, int) {
     rl_attempted_completion_over = 0;
     return nullptr;
   }
-  g_matches = g_completer ? (*g_completer)(std::string(rl_line_buffer), text) : std::vector<std::string>{};
+  g_matches = g_completer ? (*g_completer)(line, text) : std::vector<std::string>{};
   return rl_completion_matches(text, next_match);
 }
 
@@ -98,6 +98,10 @@ class ReadlineReader : public LineReader {
     // ':' starts a command and must stay part of the word being completed.
     rl_basic_word_break_characters = const_cast<char*>(" \t\n\"\\'`@$><=;|&{(,+-*/%!~^[]");
     using_history();
+    // A multi-line entry is one history item, in memory and in the file
+    // (entries there are separated by timestamp lines).
+    history_multiline_entries = 1;
+    history_write_timestamps = 1;
     if (!history_path_.empty()) read_history(history_path_.c_str());
   }
   ~ReadlineReader() override { g_completer = nullptr; }

@@ -22,7 +22,7 @@ class LineReader {
   virtual void remember(const std::string&) {}
 };
 
-// Completion candidates for `word`, given the whole line so far.
+// Completion candidates for `word`, given the text of the line before it.
 using Completer = std::function<std::vector<std::string>(const std::string& line, const std::string& word)>;
 
 // Readline when stdin is a terminal and brook was built with it; otherwise

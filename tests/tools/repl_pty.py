@@ -243,7 +243,48 @@ def main():
         assert s.finish() == 0
 
         checks += interrupt_kernels(history)
+        checks += multiline_history(os.path.join(tmp, "history2"))
     print(f"repl_pty: {checks} checks passed")
+
+
+def multiline_history(history):
+    """A multi-line entry is one history item, also across sessions."""
+    step("multi-line history: first session")
+    s = Session(history)
+    s.prompt()
+    s.send("int twice(int k) {\r")
+    s.read_until(r"\.\.\. ")
+    s.send("  return 2 * k;\r")
+    s.read_until(r"\.\.\. ")
+    s.send("}\r")
+    s.prompt()
+    assert s.finish() == 0
+    step("multi-line history: recalled whole")
+    s = Session(history)
+    s.prompt()
+    s.send(UP)
+    s.read_until(r"return 2 \* k;")
+    s.send("\r")
+    s.prompt()
+    # Defined only if Up brought back all three lines.
+    s.send("twice(21)\r")
+    s.read_until(r"\n42\r?\n")
+    s.prompt()
+    step("completion of command arguments and .domain")
+    s.send(":backend " + TAB + TAB)
+    s.read_until(r"interp\s+jit\s+opencl")
+    s.send("in" + TAB + "\r")
+    s.read_until(r"backend: interp\r?\n")
+    s.prompt()
+    s.send("float wide<4>;\r")
+    s.prompt()
+    s.send("wide.do" + TAB)
+    s.read_until(r"wide\.domain\(")
+    s.send("1, 3)\r")
+    s.read_until(r"float<2>\r?\n\[0, 0\]")
+    s.prompt()
+    assert s.finish() == 0
+    return 3
 
 
 if __name__ == "__main__":
