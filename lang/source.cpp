@@ -1,5 +1,6 @@
 #include "lang/source.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -128,11 +129,23 @@ std::string format_diagnostic(const SourceManager& sources, const Diagnostic& d,
   out += "\n";
   std::string_view line = d.loc.valid() ? sources.line_text(d.loc) : std::string_view{};
   if (!line.empty()) {
-    out += line;
+    // A very long line (generated code, one-line programs) shows only a
+    // window around the caret, as clang does, marked with "..." at the cuts.
+    constexpr size_t kWindow = 100;
+    size_t col = d.loc.col > 0 ? d.loc.col - 1 : 0;
+    std::string shown(line);
+    size_t caret_at = std::min<size_t>(col, line.size());
+    if (line.size() > 2 * kWindow) {
+      size_t from = caret_at > kWindow / 2 ? caret_at - kWindow / 2 : 0;
+      size_t to = std::min(line.size(), from + kWindow);
+      shown = (from > 0 ? "..." : "") + std::string(line.substr(from, to - from)) + (to < line.size() ? "..." : "");
+      caret_at = caret_at - from + (from > 0 ? 3 : 0);
+    }
+    out += shown;
     out += "\n";
     std::string caret;
-    for (uint32_t i = 0; i + 1 < d.loc.col && i < line.size(); ++i) {
-      caret += line[i] == '\t' ? '\t' : ' ';
+    for (size_t i = 0; i < caret_at && i < shown.size(); ++i) {
+      caret += shown[i] == '\t' ? '\t' : ' ';
     }
     if (color) caret += "\033[1;32m";
     caret += "^";
