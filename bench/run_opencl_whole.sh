@@ -10,6 +10,8 @@
 # One untimed run of each side first fills PoCL's and brook's kernel caches,
 # so the medians are warm-cache (no OpenCL C compile inside them).
 #   ONLY="sgemm blur3x3" (default: all nine)   WARM=0 skips the warm-up runs
+#   IDIOMS="float int" (default): bench/whole/ (BrookGPU's float idiom) and
+#   bench/whole_int/ (the same programs with int counters and gathers)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -32,21 +34,26 @@ seconds() {
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 echo "load: $(uptime)"
-printf "%-14s %8s %8s %7s %8s %8s %7s   %s\n" workload "hand s" "brook s" ratio "hand cpu" "brook cpu" "cpu rat" \
+printf "%-14s %-6s %8s %8s %7s %8s %8s %7s   %s\n" workload idiom "hand s" "brook s" ratio "hand cpu" "brook cpu" "cpu rat" \
   "checksums (hand | brook)"
+idioms=${IDIOMS:-float int}
 for w in $workloads; do
+  for idiom in $idioms; do
+  dir=$here/whole; [ "$idiom" = int ] && dir=$here/whole_int
   if [ "${WARM:-1}" != 0 ]; then
     "$hand" "$w" >/dev/null 2>&1
-    "$brook" run --backend opencl "$here/whole/$w.br" >/dev/null 2>&1
+    "$brook" run --backend opencl "$dir/$w.br" >/dev/null 2>&1
   fi
   : >"$tmp/h"; : >"$tmp/k"
   for ((i = 0; i < runs; i++)); do
     seconds "$hand" "$w" >>"$tmp/h"; cp "$tmp/last" "$tmp/h.out"
-    seconds "$brook" run --backend opencl "$here/whole/$w.br" >>"$tmp/k"; cp "$tmp/last" "$tmp/k.out"
+    seconds "$brook" run --backend opencl "$dir/$w.br" >>"$tmp/k"; cp "$tmp/last" "$tmp/k.out"
   done
   hw=$(cut -d' ' -f1 <"$tmp/h" | median); kw=$(cut -d' ' -f1 <"$tmp/k" | median)
   hc=$(cut -d' ' -f2 <"$tmp/h" | median); kc=$(cut -d' ' -f2 <"$tmp/k" | median)
-  printf "%-14s %8.3f %8.3f %7.3f %8.2f %8.2f %7.3f   %s | %s\n" "$w" "$hw" "$kw" "$(echo "$hw / $kw" | bc -l)" \
-    "$hc" "$kc" "$(echo "$hc / $kc" | bc -l)" "$(tr -d '\n' <"$tmp/h.out")" "$(tr -d '\n' <"$tmp/k.out")"
+  printf "%-14s %-6s %8.3f %8.3f %7.3f %8.2f %8.2f %7.3f   %s | %s\n" "$w" "$idiom" "$hw" "$kw" \
+    "$(echo "$hw / $kw" | bc -l)" "$hc" "$kc" "$(echo "$hc / $kc" | bc -l)" "$(tr -d '\n' <"$tmp/h.out")" \
+    "$(tr -d '\n' <"$tmp/k.out")"
+  done
 done
 echo "load: $(uptime)"

@@ -7,6 +7,9 @@
 # 1,000-element kernel launched 100,000 times, minus the same program with 0
 # launches, per launch.
 #   BACKENDS="jit opencl" (default)   ONLY="saxpy sgm_path" (default: all nine)
+#   IDIOMS="float int" (default): bench/whole/ is BrookGPU's float idiom (float
+#   counters and gather indices, in-place updates), bench/whole_int/ the same
+#   programs with int counters and int gathers; both print the same checksum.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../build}
@@ -22,27 +25,36 @@ backends=${BACKENDS:-jit opencl}
 workloads=${ONLY:-saxpy sum blur3x3 mandelbrot sgemm black_scholes invert_grey winograd sgm_path}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-# Wall seconds of one run of "$@" (stdout saved to $tmp/last).
+# "wall cpu" seconds of one run of "$@" (stdout saved to $tmp/last); CPU time
+# (user + sys) is what to compare when the machine is shared.
 seconds() {
   local t0 t1
   t0=$(date +%s.%N)
-  "$@" >"$tmp/last" 2>"$tmp/err" || { echo "failed: $*" >&2; cat "$tmp/err" >&2; }
+  /usr/bin/time -f "%U %S" -o "$tmp/time" "$@" >"$tmp/last" 2>"$tmp/err" || { echo "failed: $*" >&2; cat "$tmp/err" >&2; }
   t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc -l
+  echo "$(echo "$t1 - $t0" | bc -l) $(awk '{print $1 + $2}' "$tmp/time")"
 }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-printf "%-14s %-7s %10s %10s %8s   %s\n" workload backend "C++ s" "brook s" ratio "checksums (C++ | brook)"
+idioms=${IDIOMS:-float int}
+echo "load: $(uptime)"
+printf "%-14s %-6s %-7s %8s %8s %7s %8s %9s %7s   %s\n" workload idiom backend "C++ s" "brook s" ratio "C++ cpu" \
+  "brook cpu" "cpu rat" "checksums (C++ | brook)"
 for w in $workloads; do
+  for idiom in $idioms; do
+  dir=$here/whole; [ "$idiom" = int ] && dir=$here/whole_int
   for b in $backends; do
     : >"$tmp/c"; : >"$tmp/k"
     for ((i = 0; i < runs; i++)); do
       seconds "$baseline" "$w" >>"$tmp/c"; cp "$tmp/last" "$tmp/c.out"
-      seconds "$brook" run --backend "$b" "$here/whole/$w.br" >>"$tmp/k"; cp "$tmp/last" "$tmp/k.out"
+      seconds "$brook" run --backend "$b" "$dir/$w.br" >>"$tmp/k"; cp "$tmp/last" "$tmp/k.out"
     done
-    c=$(median <"$tmp/c"); k=$(median <"$tmp/k")
-    printf "%-14s %-7s %10.3f %10.3f %8.3f   %s | %s\n" "$w" "$b" "$c" "$k" "$(echo "$c / $k" | bc -l)" \
+    c=$(cut -d' ' -f1 <"$tmp/c" | median); k=$(cut -d' ' -f1 <"$tmp/k" | median)
+    cc=$(cut -d' ' -f2 <"$tmp/c" | median); kc=$(cut -d' ' -f2 <"$tmp/k" | median)
+    printf "%-14s %-6s %-7s %8.3f %8.3f %7.3f %8.2f %9.2f %7.3f   %s | %s\n" "$w" "$idiom" "$b" "$c" "$k" \
+      "$(echo "$c / $k" | bc -l)" "$cc" "$kc" "$(echo "$cc / $kc" | bc -l)" \
       "$(tr -d '\n' <"$tmp/c.out")" "$(tr -d '\n' <"$tmp/k.out")"
+  done
   done
 done
 
@@ -54,6 +66,6 @@ for b in $backends; do
     seconds "$brook" run --backend "$b" "$here/whole/launch_small.br" >>"$tmp/full"
     seconds "$brook" run --backend "$b" -DLAUNCHES=0 "$here/whole/launch_small.br" >>"$tmp/none"
   done
-  f=$(median <"$tmp/full"); n=$(median <"$tmp/none")
+  f=$(cut -d' ' -f1 <"$tmp/full" | median); n=$(cut -d' ' -f1 <"$tmp/none" | median)
   printf "%-14s %-7s %12.2f\n" launch_small "$b" "$(echo "($f - $n) * 1000000 / 100000" | bc -l)"
 done
