@@ -2,6 +2,11 @@
 // statement-level error recovery.
 #include "lang/parser_impl.hpp"
 
+#include <string_view>
+#include <vector>
+
+#include "lang/suggest.hpp"
+
 namespace brook::parser_detail {
 
 using namespace ast;
@@ -31,8 +36,11 @@ bool Parser::reject_outside_c99() {
 }
 
 void Parser::unknown_type_name(const Token& name) {
-  if (unknown_types_.insert(name.text).second)
-    diags_.error(name.loc, "unknown type name '" + name.text + "'");
+  if (unknown_types_.insert(name.text).second) {
+    std::vector<std::string_view> known(builtin_type_spellings().begin(), builtin_type_spellings().end());
+    for (const std::string& t : state_.typedef_names) known.push_back(t);
+    diags_.error(name.loc, "unknown type name '" + name.text + "'" + did_you_mean(name.text, known));
+  }
   declare_typedef(name.text);
 }
 
@@ -228,6 +236,16 @@ StmtPtr Parser::parse_statement() {
           s->stmt = parse_statement();
         }
         return s;
+      }
+      // `kernal void k(...)`: a misspelt keyword before a declaration. One
+      // error naming the keyword meant; the item is skipped, so its body
+      // raises nothing more.
+      if (starts_declaration(1)) {
+        static constexpr std::string_view kLeading[] = {"kernel", "reduce",   "static", "extern",  "const",
+                                                        "unsigned", "signed", "typedef", "struct", "inline",
+                                                        "volatile", "iter",   "out",     "vout",   "enum"};
+        if (std::string hint = did_you_mean(t.text, kLeading); !hint.empty())
+          fail_here("unknown word '" + t.text + "' before a declaration" + hint);
       }
       // `Foo x;` where Foo names no type: two names in a row cannot be an
       // expression. Reported once; x is declared, so its uses say nothing more.
