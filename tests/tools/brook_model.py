@@ -2356,6 +2356,17 @@ def _(out):
     out.stream_print(from_list([24], s))
     out.printf("%s\n", "".join("(%d %d %d %d)" % w for w in where))
 
+    res = [None] * 24
+
+    def i0(inv, sh):
+        inv["o"] = h[inv["c"]] + F(1)
+        sh["l"][inv["lx"]] = h[inv["c"]]
+
+    def i1(inv, sh):
+        res[inv["c"]] = h[inv["c"]] * F(10) + sh["l"][3 - inv["lx"]] + inv["o"]
+    group_run([24], (4, 1), {"l": (F(0), 4)}, [i0, i1])
+    out.stream_print(from_list([24], res))
+
 
 @test("s12_group_2d")
 def _(out):
@@ -2405,6 +2416,67 @@ def _(out):
     out.stream_print(from_list([8], o))
     raise BrookError("the domain <10> of group kernel 'copy' is not cut into whole groups of GroupSize(4) "
                      "(x along the last dimension; each extent must be a multiple of its size)", "copy(b, p);")
+
+
+def group_run_nd(ext, gsize, shared_zero, phases):
+    """group_run for any rank: gsize (x, y, z) on the last three dimensions."""
+    R = len(ext)
+    gext = [1] * R
+    for k in range(min(3, R)):
+        gext[R - 1 - k] = gsize[k]
+    ngroups = [e // g for e, g in zip(ext, gext)]
+    assert all(e % g == 0 for e, g in zip(ext, gext))
+    for gpos in positions(ngroups):
+        shared = {k: [z] * n for k, (z, n) in shared_zero.items()}
+        invs = []
+        for lz in range(gsize[2]):
+            for ly in range(gsize[1]):
+                for lx in range(gsize[0]):
+                    local = [0] * R
+                    for k, v in enumerate((lx, ly, lz)):
+                        if k < R:
+                            local[R - 1 - k] = v
+                    pos = tuple(g * e + l for g, e, l in zip(gpos, gext, local))
+                    invs.append({"pos": pos, "t": (lx, ly, lz, 0)})
+        for ph in phases:
+            for inv in invs:
+                ph(inv, shared)
+
+
+@test("s12_group_nd")
+def _(out):
+    a = from_list([4, 2, 4], fl(range(32)))
+    o, code = Stream([4, 2, 4]), Stream([4, 2, 4])
+
+    def c0(inv, sh):
+        x, y, z, _ = inv["t"]
+        inv["L"] = x + 2 * (y + 2 * z)
+        sh["cube"][inv["L"]] = a.get(inv["pos"])
+
+    def c1(inv, sh):
+        x, y, z, w = inv["t"]
+        o.set(inv["pos"], sh["cube"][7 - inv["L"]])
+        code.set(inv["pos"], F(x + 10 * y + 100 * z + 1000 * w))
+    group_run_nd([4, 2, 4], (2, 2, 2), {"cube": (F(0), 8)}, [c0, c1])
+    out.stream_print(o)
+    out.stream_print(code)
+
+    b = from_list([2, 2, 2, 4], fl(range(32)))
+    p = Stream([2, 2, 2, 4])
+
+    def p0(inv, sh):
+        x, _, z, _ = inv["t"]
+        L = x + 4 * z
+        inv["L"] = L
+        sh["s"][2 * L] = (b.get(inv["pos"]), F(z))
+        sh["s"][2 * L + 1] = (F(x), F(0))
+
+    def p1(inv, sh):
+        L = inv["L"]
+        other = sh["s"][2 * ((L + 4) % 8)]
+        p.set(inv["pos"], other[0] * F(10) + other[1] + sh["s"][2 * L + 1][0] / F(100))
+    group_run_nd([2, 2, 2, 4], (4, 1, 2), {"s": ((F(0), F(0)), 16)}, [p0, p1])
+    out.stream_print(p)
 
 
 # === end of tests ===
