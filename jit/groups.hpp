@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 
 #include "backends/plan.hpp"
@@ -27,11 +28,15 @@ struct GroupLayout {
 
 GroupLayout group_layout(const ast::FuncDecl& kernel);
 
+// Runs `blocks` tasks, each once (a thread pool's run).
+using ParallelFor = std::function<void(int64_t blocks, const std::function<void(int64_t)>& task)>;
+
 // Runs `slice` (the kernel's scalar slice function) over the canonical
-// `domain` group by group in row-major order, each group phase by phase, on
-// the calling thread. Throws PlanError when the domain is not cut into whole
-// groups.
+// `domain` group by group, each group phase by phase. With `parallel`, runs
+// of consecutive groups go to `blocks` tasks, each with its own frames and
+// shared arrays; without, the groups run in row-major order on the calling
+// thread. Throws PlanError when the domain is not cut into whole groups.
 void run_groups(const ast::FuncDecl& kernel, SourceLoc loc, const Extents& domain, SliceFn slice,
-                Launch& launch);
+                const Launch& launch, const ParallelFor* parallel = nullptr, int64_t blocks = 1);
 
 }  // namespace brook::jit

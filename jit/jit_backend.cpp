@@ -380,7 +380,10 @@ void JitBackend::run_map(const MapPlan& plan) {
   const bool scatters = std::any_of(kernel.params.begin(), kernel.params.end(),
                                     [](const auto& p) { return p->scatter; });
   if (analysis::is_group_kernel(kernel)) {
-    run_groups(kernel, plan.loc, domain, fn, launch);  // jit/groups.hpp
+    // jit/groups.hpp; scatters in one row-major pass, as below.
+    ParallelFor parallel = [&](int64_t n, const std::function<void(int64_t)>& task) { pool_.run(n, task); };
+    const bool sequential = total < 4096 || threads == 1 || scatters;
+    run_groups(kernel, plan.loc, domain, fn, launch, sequential ? nullptr : &parallel, threads * 4);
   } else if (total < 4096 || threads == 1 || scatters) {
     fn(&launch, 0, rows, 0, cols);
   } else if (rows >= threads * 4) {
