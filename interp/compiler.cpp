@@ -558,7 +558,7 @@ StmtNodePtr Compiler::declaration(const VarDecl& v) {
     }
     return host_->stream_decl(v, std::move(slot), *this);
   }
-  if (v.is_global || v.is_static) {
+  if (v.is_global || v.is_static || v.is_shared) {  // shared: one per group, kernel_groups.cpp
     uint32_t id = global_object(&v, v.loc);
     if (!v.init) return nullptr;
     auto once = std::make_unique<OnceNode>();

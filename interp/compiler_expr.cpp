@@ -123,7 +123,7 @@ NodePtr Compiler::string_literal(const StringLit& e) {
 NodePtr Compiler::name_place(const NameExpr& e) {
   const Decl* d = e.decl;
   if (auto* v = d ? d->as<VarDecl>() : nullptr) {
-    if (v->is_global || v->is_static) {
+    if (v->is_global || v->is_static || v->is_shared) {
       if (!current_ || !current_->locals.count(v)) {
         uint32_t id = global_object(v, e.loc);
         NodePtr n = (v->type->is_scalar() || v->type->is_pointer())

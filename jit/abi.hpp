@@ -45,11 +45,26 @@ struct Launch {
   // instance() adds this to the domain position: the first output's view
   // offset (x = last dimension), backends/instance.hpp.
   int32_t instance_offset[4] = {};
+  // Brook+ work-group kernels (jit/groups.hpp): the phase (statements between
+  // syncGroup()s) a slice call runs, every invocation's saved locals
+  // (group_frame_size bytes each, by index in the group), the group's shared
+  // arrays.
+  int64_t group_phase = 0;
+  std::byte* group_frames = nullptr;
+  int64_t group_frame_size = 0;
+  std::byte* group_shared = nullptr;
 };
-inline constexpr int64_t kLaunchArgs = 32, kLaunchState = 40, kLaunchInterrupt = 48, kLaunchInstanceOffset = 56;
+inline constexpr int64_t kLaunchArgs = 32, kLaunchState = 40, kLaunchInterrupt = 48,
+                         kLaunchInstanceOffset = 56, kLaunchGroupPhase = 72,
+                         kLaunchGroupFrames = 80, kLaunchGroupFrameSize = 88,
+                         kLaunchGroupShared = 96;
 static_assert(offsetof(Launch, args) == kLaunchArgs && offsetof(Launch, state) == kLaunchState &&
               offsetof(Launch, interrupt) == kLaunchInterrupt &&
-              offsetof(Launch, instance_offset) == kLaunchInstanceOffset);
+              offsetof(Launch, instance_offset) == kLaunchInstanceOffset &&
+              offsetof(Launch, group_phase) == kLaunchGroupPhase &&
+              offsetof(Launch, group_frames) == kLaunchGroupFrames &&
+              offsetof(Launch, group_frame_size) == kLaunchGroupFrameSize &&
+              offsetof(Launch, group_shared) == kLaunchGroupShared);
 static_assert(sizeof(std::atomic<bool>) == 1 && std::atomic<bool>::is_always_lock_free);
 
 // Per-invocation context passed to every kernel body function.

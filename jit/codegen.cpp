@@ -7,6 +7,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "jit/abi.hpp"
+#include "jit/groups.hpp"
 #include "jit/spmd.hpp"
 
 namespace brook::jit {
@@ -150,7 +151,37 @@ llvm::Function* Codegen::body(const ast::FuncDecl& decl) {
   b.SetInsertPoint(start);
   state.ctx = fnv->getArg(0);
   state.ret = fnv->getArg(1);
-  state.counters = std::make_unique<analysis::FloatCounters>(f);
+  const bool group = analysis::is_group_kernel(f);
+  Value* phase = nullptr;
+  if (group) {
+    // Float counter shadows would be allocas lost between phases: none here.
+    state.group = std::make_shared<const GroupLayout>(group_layout(f));
+    Value* launch = b.CreateLoad(b.getPtrTy(), byte_gep(state.ctx, kCtxLaunch));
+    // The invocation's index in its group, L = lx + gx * (ly + gy * lz).
+    auto* v4 = llvm::FixedVectorType::get(b.getInt32Ty(), 4);
+    Value* pos = b.CreateLoad(v4, state.ctx);
+    Value* L = i64(0);
+    for (int j = 2; j >= 0; --j) {
+      Value* c =
+          b.CreateSExt(b.CreateExtractElement(pos, static_cast<uint64_t>(j)), b.getInt64Ty());
+      c = b.CreateSRem(c, i64(f.group_size[static_cast<size_t>(j)]));
+      L = b.CreateAdd(b.CreateMul(L, i64(f.group_size[static_cast<size_t>(j)])), c);
+    }
+    Value* frames = b.CreateLoad(b.getPtrTy(), byte_gep(launch, kLaunchGroupFrames));
+    state.group_frame = byte_gep(frames, b.CreateMul(L, load_i64(launch, kLaunchGroupFrameSize)));
+    state.group_shared = b.CreateLoad(b.getPtrTy(), byte_gep(launch, kLaunchGroupShared));
+    phase = load_i64(launch, kLaunchGroupPhase);
+    // Places of the top-level locals and shared arrays, here so that they
+    // dominate every phase.
+    for (const auto& [d, off] : state.group->frame)
+      if (d->kind == ast::DeclKind::Var)
+        state.ptrs[d] = byte_gep(state.group_frame, static_cast<int64_t>(off));
+    for (const auto& [d, off] : state.group->shared)
+      state.ptrs[d] = byte_gep(state.group_shared, static_cast<int64_t>(off));
+  } else {
+    state.counters = std::make_unique<analysis::FloatCounters>(f);
+  }
+  std::vector<std::pair<Value*, std::pair<Value*, const Type*>>> first_phase_copies;
   for (size_t i = 0; i < f.params.size(); ++i) {
     const ast::ParamDecl* p = f.params[i].get();
     Value* ptr = fnv->getArg(static_cast<unsigned>(2 + 2 * i));
@@ -160,14 +191,42 @@ llvm::Function* Codegen::body(const ast::FuncDecl& decl) {
     // must see the input as it was before the body wrote the output (§5).
     if (p->pkind == ast::ParamKind::Const || p->pkind == ast::ParamKind::Value ||
         p->pkind == ast::ParamKind::Input || p->pkind == ast::ParamKind::Iter) {
-      Value* local = alloca_of(p->type, p->name.c_str());
-      copy(local, ptr, p->type);
-      ptr = local;
+      if (group) {
+        // Kept in the frame, taken once, before the first phase.
+        Value* local = byte_gep(state.group_frame, static_cast<int64_t>(state.group->frame.at(p)));
+        first_phase_copies.push_back({local, {ptr, p->type}});
+        ptr = local;
+      } else {
+        Value* local = alloca_of(p->type, p->name.c_str());
+        copy(local, ptr, p->type);
+        ptr = local;
+      }
     }
     state.ptrs[p] = ptr;
     state.idx[p] = fnv->getArg(static_cast<unsigned>(3 + 2 * i));
   }
-  stmt(*f.body);
+  if (group) {
+    BasicBlock* take = BasicBlock::Create(ctx, "take_params", fnv);
+    BasicBlock* taken = BasicBlock::Create(ctx, "params_taken", fnv);
+    b.CreateCondBr(b.CreateICmpEQ(phase, i64(0)), take, taken);
+    b.SetInsertPoint(take);
+    for (auto& [local, from] : first_phase_copies) copy(local, from.first, from.second);
+    b.CreateBr(taken);
+    b.SetInsertPoint(taken);
+    // One phase per call: the statements between its syncGroup()s.
+    const analysis::GroupFacts facts = analysis::group_facts(f);
+    for (size_t k = 0; k < facts.phases.size(); ++k) {
+      BasicBlock* run = BasicBlock::Create(ctx, "phase", fnv);
+      BasicBlock* next = BasicBlock::Create(ctx, "phase.next", fnv);
+      b.CreateCondBr(b.CreateICmpEQ(phase, i64(static_cast<int64_t>(k))), run, next);
+      b.SetInsertPoint(run);
+      for (const ast::Stmt* st : facts.phases[k]) stmt(*st);
+      if (!b.GetInsertBlock()->getTerminator()) b.CreateRetVoid();
+      b.SetInsertPoint(next);
+    }
+  } else {
+    stmt(*f.body);
+  }
   if (!b.GetInsertBlock()->getTerminator()) b.CreateRetVoid();
   llvm::IRBuilder<> entry(state.alloca_block);
   entry.CreateBr(start);
@@ -365,7 +424,13 @@ void Codegen::decl_stmt(const ast::DeclStmt& s) {
     if (v->is_stream) unsupported(v->loc, "stream declarations inside kernels");
     // Locals live on a worker thread's stack.
     if (v->type->size > (1u << 20)) unsupported(v->loc, "kernel locals larger than 1 MiB ('" + v->name + "')");
-    Value* ptr = alloca_of(v->type, v->name.c_str());
+    // The group's shared array, zeroed by the backend when the group starts.
+    if (fn->group && v->is_shared) continue;
+    // A group kernel's top-level locals keep their values from phase to
+    // phase: their places in the frame were computed on entry (body()).
+    Value* ptr = nullptr;
+    if (fn->group && fn->group->frame.count(v)) ptr = fn->ptrs.at(v);
+    if (!ptr) ptr = alloca_of(v->type, v->name.c_str());
     fn->ptrs[v] = ptr;
     // Locals start zeroed so every backend prints the same for a read
     // before a write.
@@ -447,7 +512,9 @@ void verify(llvm::Module& m) {
 
 void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape& shape,
               const std::string& entry_name, bool fp_relaxed) {
-  if (spmd_enabled() && emit_map_spmd(module, kernel, shape, entry_name, fp_relaxed)) {
+  // Work-group kernels take the scalar path (jit/groups.hpp).
+  if (spmd_enabled() && !analysis::is_group_kernel(kernel) &&
+      emit_map_spmd(module, kernel, shape, entry_name, fp_relaxed)) {
     verify(module);
     return;
   }

@@ -158,6 +158,18 @@ RV Codegen::builtin(const ast::CallExpr& e) {
     }
     return {out, e.type};
   }
+  if (id == Builtin::instanceInGroup) {
+    // The position modulo the group size (groups tile the domain from 0).
+    auto* v4 = llvm::FixedVectorType::get(b.getInt32Ty(), 4);
+    Value* v = b.CreateLoad(v4, fn->ctx);
+    const auto& g = fn->decl->group_size;
+    if (g[0] <= 0) unsupported(e.loc, "'instanceInGroup()' outside a work-group kernel");
+    Value* size = llvm::ConstantVector::get(
+        {b.getInt32(static_cast<uint32_t>(g[0])), b.getInt32(static_cast<uint32_t>(g[1])),
+         b.getInt32(static_cast<uint32_t>(g[2])), b.getInt32(1)});
+    return {b.CreateSRem(v, size), e.type};
+  }
+  if (id == Builtin::syncGroup) unsupported(e.loc, "'syncGroup()' inside an expression");
   if (id == Builtin::instance) {
     // The domain position plus the first output's view offset (§5).
     auto* v4 = llvm::FixedVectorType::get(b.getInt32Ty(), 4);

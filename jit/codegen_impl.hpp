@@ -20,6 +20,8 @@
 
 namespace brook::jit {
 
+struct GroupLayout;  // jit/groups.hpp
+
 // An evaluated expression: a register value for scalars and vectors (bool is
 // i1), a pointer to C-layout memory for structs and arrays.
 struct RV {
@@ -121,6 +123,11 @@ class Codegen {
     llvm::BasicBlock* alloca_block = nullptr;
     // Its float counters (lang/analysis.hpp); their shadows live in `ptrs`.
     std::unique_ptr<analysis::FloatCounters> counters;
+    // A work-group kernel's body (jit/groups.hpp): where its top-level locals
+    // and shared arrays live.
+    std::shared_ptr<const GroupLayout> group;
+    llvm::Value* group_frame = nullptr;
+    llvm::Value* group_shared = nullptr;
   };
   Fn* fn = nullptr;
   // Rank of the array behind each gather parameter (from the launch shape);

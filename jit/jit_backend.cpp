@@ -19,6 +19,7 @@
 #include "jit/abi.hpp"
 #include "jit/codegen.hpp"
 #include "jit/compiler.hpp"
+#include "jit/groups.hpp"
 #include "jit/launch_state.hpp"
 #include "jit/thread_pool.hpp"
 #include "stdlib/builtins.hpp"
@@ -378,7 +379,12 @@ void JitBackend::run_map(const MapPlan& plan) {
   // where invocations write one position, the last one's value stays.
   const bool scatters = std::any_of(kernel.params.begin(), kernel.params.end(),
                                     [](const auto& p) { return p->scatter; });
-  if (total < 4096 || threads == 1 || scatters) {
+  if (analysis::is_group_kernel(kernel)) {
+    // jit/groups.hpp; scatters in one row-major pass, as below.
+    ParallelFor parallel = [&](int64_t n, const std::function<void(int64_t)>& task) { pool_.run(n, task); };
+    const bool sequential = total < 4096 || threads == 1 || scatters;
+    run_groups(kernel, plan.loc, domain, fn, launch, sequential ? nullptr : &parallel, threads * 4);
+  } else if (total < 4096 || threads == 1 || scatters) {
     fn(&launch, 0, rows, 0, cols);
   } else if (rows >= threads * 4) {
     int64_t blocks = std::min<int64_t>(rows, threads * 8);

@@ -260,3 +260,9 @@ int64_t FloatCounters::initial(const VarDecl& v) {
 }
 
 }  // namespace brook::analysis
+
+namespace brook::analysis {
+void for_each_subexpr(const ast::Expr* e, const std::function<void(const ast::Expr&)>& f) {
+  walk_expr(e, f);
+}
+}  // namespace brook::analysis

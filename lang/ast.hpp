@@ -345,6 +345,9 @@ struct VarDecl : DeclOf<DeclKind::Var> {
   bool is_global = false;  // declared at top level
   bool is_static = false;
   bool is_extern = false;
+  // Brook+ `shared T name[N]` in a work-group kernel: one array per group
+  // (lang/analysis.hpp: GroupFacts).
+  bool is_shared = false;
   // A repeated declaration of one object (`extern int n;` … `int n = 3;`):
   // the first declaration, which owns the storage; null otherwise (sema).
   const VarDecl* same_as = nullptr;
@@ -400,6 +403,10 @@ struct FuncDecl : DeclOf<DeclKind::Func> {
   FuncDecl* definition = nullptr;
   // Host functions: the function type (what the name designates), set by sema.
   const Type* type = nullptr;
+  // Brook+ `Attribute[GroupSize(x, y, z)]` before a kernel: the sizes as
+  // written (missing ones 1); all 0 when the kernel is not a group kernel.
+  std::array<int64_t, 3> group_size{0, 0, 0};
+  SourceLoc group_loc;
 };
 
 struct FieldDecl {

@@ -114,7 +114,7 @@ class Parser {
   ast::ExprPtr parse_expr();
   ast::ExprPtr parse_assign();
   void parse_vout_bound(DeclSpec& spec);
-  void reject_work_group_forms();
+  ast::StmtPtr parse_work_group_forms(bool top_level);
   ast::ExprPtr parse_conditional();
   ast::ExprPtr parse_binary(int min_prec);
   ast::ExprPtr parse_unary();

@@ -44,32 +44,63 @@ void Parser::unknown_type_name(const Token& name) {
   declare_typedef(name.text);
 }
 
-// Brook+ work-group forms this project does not run yet get a located
-// diagnostic naming them, not "expected a type".
-void Parser::reject_work_group_forms() {
+// Brook+ work-group forms (LANGUAGE.md §12): `Attribute[GroupSize(x, y, z)]`
+// before a kernel definition (1 to 3 positive integer sizes) and
+// `shared T name[N]` declarations. Returns the declaration they introduce, or
+// null when the next tokens are neither.
+StmtPtr Parser::parse_work_group_forms(bool top_level) {
   const Token& t = tok();
-  if (t.kind != Tok::identifier) return;
+  if (t.kind != Tok::identifier) return nullptr;
   if (t.text == "Attribute" && tok(1).kind == Tok::l_square) {
-    // Reported, then skipped, so the kernel after it is still checked.
-    diags_.error(t.loc, "'Attribute[GroupSize(...)]' (Brook+ work-group attributes) is not supported");
+    SourceLoc where = t.loc;
     advance();  // Attribute
-    int depth = 0;
+    expect(Tok::l_square);
+    if (!(tok().kind == Tok::identifier && tok().text == "GroupSize"))
+      fail_here("expected 'GroupSize' in a Brook+ kernel attribute");
+    advance();
+    expect(Tok::l_paren);
+    std::array<int64_t, 3> sizes{1, 1, 1};
+    size_t n = 0;
     do {
-      if (at(Tok::l_square)) ++depth;
-      if (at(Tok::r_square)) --depth;
+      if (n == 3) fail_here("'GroupSize' takes 1 to 3 sizes");
+      if (!at(Tok::int_literal) || tok().int_value == 0 || tok().int_value > (1u << 20))
+        fail_here("a 'GroupSize' size must be a positive integer constant");
+      sizes[n++] = static_cast<int64_t>(tok().int_value);
       advance();
-    } while (depth > 0 && !at(Tok::eof));
-    return;
+    } while (accept(Tok::comma));
+    expect(Tok::r_paren);
+    expect(Tok::r_square);
+    if (!top_level)
+      fail(where, "'Attribute[GroupSize(...)]' must precede a kernel definition at the top level");
+    std::unique_ptr<ast::DeclStmt> d = parse_declaration(true);
+    auto* f = d->decls.size() == 1 ? d->decls[0]->as<ast::FuncDecl>() : nullptr;
+    if (!f || f->fkind != ast::FuncKind::Kernel || !f->body) {
+      diags_.error(where, "'Attribute[GroupSize(...)]' must precede a kernel definition");
+      return d;
+    }
+    f->group_size = sizes;
+    f->group_loc = where;
+    return d;
   }
-  if (t.text == "shared" && starts_type_name(1))
-    fail_here("'shared' arrays (Brook+ work-group local memory) are not supported");
+  if (t.text == "shared" && starts_type_name(1)) {
+    SourceLoc where = t.loc;
+    advance();  // shared
+    std::unique_ptr<ast::DeclStmt> d = parse_declaration(top_level);
+    for (auto& decl : d->decls) {
+      auto* v = decl->as<ast::VarDecl>();
+      if (!v) fail(where, "'shared' declares arrays only");
+      v->is_shared = true;
+    }
+    return d;
+  }
+  return nullptr;
 }
 
 StmtPtr Parser::parse_top_level_item() {
   size_t start = pos_;
   if (reject_outside_c99()) return nullptr;
   try {
-    reject_work_group_forms();
+    if (StmtPtr g = parse_work_group_forms(true)) return g;
     if (starts_declaration()) return parse_declaration(true);
     return parse_statement();
   } catch (const SyntaxError&) {
@@ -83,7 +114,7 @@ StmtPtr Parser::parse_statement_recovering() {
   size_t start = pos_;
   if (reject_outside_c99()) return nullptr;
   try {
-    reject_work_group_forms();
+    if (StmtPtr g = parse_work_group_forms(false)) return g;
     if (starts_declaration()) return parse_declaration(false);
     return parse_statement();
   } catch (const SyntaxError&) {

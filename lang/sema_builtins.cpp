@@ -61,6 +61,7 @@ int arity_of(Sig sig) {
     case Sig::AnyTernary:
       return 3;
     case Sig::Instance:
+    case Sig::SyncGroup:
       return 0;
     default:
       return 1;
@@ -101,6 +102,9 @@ const Type* Sema::Impl::check_builtin(CallExpr& c, const stdlib::BuiltinName& b)
     case Sig::Instance:
       if (!check_arity(c, 0, false, "'" + c.callee + "'")) return err();
       return types.vector(types.int_type(), 4);
+    case Sig::SyncGroup:
+      if (!check_arity(c, 0, false, "'" + c.callee + "'")) return err();
+      return types.void_type();
     case Sig::Pack4ubyte:
     case Sig::Unpack4ubyte: {
       // pack_4ubyte(float4) -> float, unpack_4ubyte(float) -> float4 (§12).

@@ -111,9 +111,7 @@ const Type* Sema::Impl::check_call(CallExpr& c) {
     error(callee_loc(c), "implicit declaration of function '" + c.callee +
                              "': C99 requires a declaration before the call; '" + c.callee +
                              "' is declared later" + where + ", so declare it above this use");
-  } else if (c.callee == "syncGroup" || c.callee == "instanceInGroup")
-    error(callee_loc(c), "'" + c.callee + "()' (Brook+ work-groups) is not supported");
-  else
+  } else
     error(callee_loc(c), "unknown function '" + c.callee + "'");
   return err();
 }

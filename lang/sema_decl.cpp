@@ -300,6 +300,9 @@ void Sema::Impl::check_typedef(TypedefDecl& td) {
 
 void Sema::Impl::check_var(VarDecl& v) {
   v.is_global = func == nullptr && at_global_scope();
+  if (v.is_shared && !in_kernel())
+    error(v.loc, "'shared' array '" + v.name +
+                     "' can only be declared in a kernel with 'Attribute[GroupSize(...)]'");
   if (v.is_stream) {
     check_stream_var(v);
     return;
@@ -712,6 +715,7 @@ void Sema::Impl::check_func(FuncDecl& f) {
   check_compound(*f.body, false);
   resolve_gotos();
   pop_scope();
+  if (f.fkind != FuncKind::Host) check_work_groups(f);
   func = saved_func;
 }
 

@@ -107,6 +107,8 @@ struct Sema::Impl {
   bool check_params(ast::FuncDecl& f);
   const Type* host_stream_param(ast::ParamDecl& p, const Type* elem);
   void check_kernel_signature(ast::FuncDecl& f);
+  // Brook+ work-groups (sema_group.cpp), after the body is checked.
+  void check_work_groups(ast::FuncDecl& f);
   void check_reduce_signature(ast::FuncDecl& f);
   void check_main_signature(ast::FuncDecl& f);
   bool same_signature(const ast::FuncDecl& a, const ast::FuncDecl& b) const;

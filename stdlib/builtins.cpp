@@ -87,6 +87,8 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     math(B::clz, "clz", Sig::IntUnary, "", "", "clz"),
     plain(B::ctz, "ctz", Sig::IntUnary),  // ctz is OpenCL 2.0 only
     plain(B::instance, "instance", Sig::Instance, Where::kernel),
+    plain(B::instanceInGroup, "instanceInGroup", Sig::Instance, Where::kernel),
+    plain(B::syncGroup, "syncGroup", Sig::SyncGroup, Where::kernel),
     plain(B::push, "push", Sig::Push, Where::kernel),
     plain(B::pack_4ubyte, "pack_4ubyte", Sig::Pack4ubyte, Where::kernel),
     plain(B::unpack_4ubyte, "unpack_4ubyte", Sig::Unpack4ubyte, Where::kernel),
@@ -128,8 +130,9 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::fclose, "fclose", "int fclose(void* stream)"),
     proto(B::fputc, "fputc", "int fputc(int c, void* stream)"),
     proto(B::fputs, "fputs", "int fputs(char* s, void* stream)"),
-    proto(B::fwrite, "fwrite",
-          "unsigned long fwrite(void* data, unsigned long size, unsigned long count, void* stream)"),
+    proto(
+        B::fwrite, "fwrite",
+        "unsigned long fwrite(void* data, unsigned long size, unsigned long count, void* stream)"),
     proto(B::fgetc, "fgetc", "int fgetc(void* stream)"),
     proto(B::fread, "fread",
           "unsigned long fread(void* data, unsigned long size, unsigned long count, void* stream)"),
@@ -230,9 +233,11 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::lroundf, "lroundf", "long lroundf(float x)"),
     proto(B::ilogb, "ilogb", "int ilogb(double x)"),
     proto(B::ilogbf, "ilogbf", "int ilogbf(float x)"),
-    proto(B::qsort, "qsort", "void qsort(void* base, unsigned long n, unsigned long size, __compar_fn_t cmp)"),
+    proto(B::qsort, "qsort",
+          "void qsort(void* base, unsigned long n, unsigned long size, __compar_fn_t cmp)"),
     proto(B::bsearch, "bsearch",
-          "void* bsearch(void* key, void* base, unsigned long n, unsigned long size, __compar_fn_t cmp)"),
+          "void* bsearch(void* key, void* base, unsigned long n, unsigned long size, __compar_fn_t "
+          "cmp)"),
 }};
 
 constexpr bool table_in_enum_order() {

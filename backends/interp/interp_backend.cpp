@@ -7,6 +7,7 @@
 
 #include "backends/interp/kernel_loops.hpp"
 #include "interp/interrupt.hpp"
+#include "lang/analysis_group.hpp"
 
 namespace brook {
 
@@ -182,19 +183,22 @@ void InterpBackend::run_map(const MapPlan& plan) {
   context_.invocation = 0;
   const std::array<int32_t, 4> ioff = instance_offset(plan);
   for (size_t j = 0; j < 4; ++j) context_.instance_offset[j] = ioff[j];
+  auto fill = [&](uint8_t* frame) {
+    for (auto& [off, a] : constants) {
+      std::memcpy(frame + off, a->value.data(), a->value.size());
+    }
+    for (const Moving& in : inputs) std::memcpy(frame + in.offset, locate(in), in.size);
+    for (const Moving& out : outputs) std::memcpy(frame + out.offset, locate(out), out.size);
+  };
+  auto drain = [&](uint8_t* frame) {
+    for (const Moving& out : outputs) std::memcpy(locate(out), frame + out.offset, out.size);
+  };
+  if (analysis::is_group_kernel(*plan.kernel)) {
+    run_groups(plan, *fn, pos, fill, drain);
+    return;
+  }
   do {
-    invoke_body(
-        *fn, plan.loc,
-        [&](uint8_t* frame) {
-          for (auto& [off, a] : constants) {
-            std::memcpy(frame + off, a->value.data(), a->value.size());
-          }
-          for (const Moving& in : inputs) std::memcpy(frame + in.offset, locate(in), in.size);
-          for (const Moving& out : outputs) std::memcpy(frame + out.offset, locate(out), out.size);
-        },
-        [&](uint8_t* frame) {
-          for (const Moving& out : outputs) std::memcpy(locate(out), frame + out.offset, out.size);
-        });
+    invoke_body(*fn, plan.loc, fill, drain);
     // Ctrl-C and --time-limit stop a long launch, not only the host loop
     // around it (the outputs are then partly written, as on the JIT).
     if ((++context_.invocation & 1023) == 0) poll_interrupt();

@@ -3,6 +3,8 @@
 // evaluated per element, in row-major order of the domain.
 #pragma once
 
+#include <functional>
+
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -47,6 +49,11 @@ class InterpBackend : public Backend {
   // in `result`, and whether the reduce parameter was the first.
   void run_reducer(const ast::FuncDecl& reducer, SourceLoc loc, const std::vector<PlanArg>& extra,
                    const std::byte* first, const std::byte* second, std::byte* result);
+  // A Brook+ work-group kernel's launch (kernel_groups.cpp): group by group,
+  // phase by phase between syncGroup()s; `pos` is the position fill/drain use.
+  void run_groups(const MapPlan& plan, interp::CompiledFunction& fn, std::vector<int64_t>& pos,
+                  const std::function<void(uint8_t*)>& fill,
+                  const std::function<void(uint8_t*)>& drain);
   std::vector<interp::BoundStream> bind(const std::vector<PlanArg>& args, size_t param_count,
                                         const std::vector<HostBlock>& scratch);
   // A plan's aliasing copies (plan.hpp's AliasCopy), into pooled scratch.

@@ -39,6 +39,7 @@ struct KernelContext {
   const ast::FuncDecl* kernel = nullptr;   // for messages
   SourceLoc call_loc;                      // the launch, where vout errors are reported
   int32_t instance_offset[4] = {0, 0, 0, 0};  // instance(): the first output's view offset
+  int32_t in_group[4] = {0, 0, 0, 0};         // instanceInGroup() of a group kernel (§12)
 };
 
 }  // namespace brook::interp

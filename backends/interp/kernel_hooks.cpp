@@ -114,6 +114,23 @@ struct InstanceNode : Node {
   }
 };
 
+// instanceInGroup() (§12): the group backend sets it per invocation.
+struct InGroupNode : Node {
+  KernelContext* ctx;
+  void eval_vec(Machine&, Vec& out) override {
+    for (size_t j = 0; j < 4; ++j) out.c[j] = put<int32_t>(ctx->in_group[j]);
+  }
+};
+
+}  // namespace
+
+// syncGroup(): a marker; the group backend runs the body split at it.
+Scalar SyncGroupNode::eval(Machine&) {
+  return Scalar{};
+}
+
+namespace {
+
 // pack_4ubyte / unpack_4ubyte (§12, Cg's PK4UB / UP4UB): four bytes
 // round(255 * clamp(c, 0, 1)) (NaN as 0), x in the low byte, held in a
 // float's bits; unpacking divides each byte by 255.
@@ -378,6 +395,17 @@ NodePtr KernelNodes::kernel_builtin(const ast::CallExpr& e, Compiler& c) {
     auto n = std::make_unique<Unpack4Node>();
     n->loc = e.loc;
     n->arg = c.value(*e.args[0]);
+    return n;
+  }
+  if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::instanceInGroup) {
+    auto n = std::make_unique<InGroupNode>();
+    n->loc = e.loc;
+    n->ctx = ctx_;
+    return n;
+  }
+  if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::syncGroup) {
+    auto n = std::make_unique<SyncGroupNode>();
+    n->loc = e.loc;
     return n;
   }
   if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::instance) {

@@ -34,6 +34,12 @@ class KernelHostHooks : public HostHooks {
   StmtNodePtr stream_release(NodePtr slot, Compiler& c) override;
 };
 
+// syncGroup() inside a group kernel's body: does nothing itself; the body's
+// top-level block is run phase by phase between these (kernel_groups.cpp).
+struct SyncGroupNode : Node {
+  Scalar eval(Machine& m) override;
+};
+
 // Converts one gather index component to an integer: exact for integers,
 // floor(f + 0.25) for floating types (§5).
 int64_t gather_component(TypeKind k, Scalar s);

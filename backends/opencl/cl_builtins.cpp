@@ -102,6 +102,11 @@ std::string ClPrinter::builtin(const CallExpr& e) {
                                 "16) & 255u, u >> 24)) / (float4)(255.0f);\n}\n";
                        }) +
              "(" + args.at(0) + ")";
+    case Builtin::instanceInGroup:
+      // Work-groups are the NDRange's (cl_groups.cpp): x, y, z local ids.
+      return "((int4)((int)get_local_id(0), (int)get_local_id(1), (int)get_local_id(2), 0))";
+    case Builtin::syncGroup:
+      return "barrier(CLK_LOCAL_MEM_FENCE)";
     case Builtin::instance:
       // Plus the first output's view offset (§5); map_source defines it first.
       m_.helper("brook_ioff_default", [] { return "#ifndef BROOK_IOFF\n#define BROOK_IOFF ((int4)(0))\n#endif\n"; });

@@ -1,5 +1,7 @@
 #include "backends/opencl/cl_launch.hpp"
 
+#include "backends/opencl/cl_groups.hpp"
+
 #include <cstdio>
 
 #include "backends/instance.hpp"
@@ -128,9 +130,11 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
   const size_t R = plan.domain.size();
   if (R < 1 || R > 4) throw Unsupported{plan.loc, "streams of more than 4 dimensions are not supported"};
   std::string params = "__global uint* brook_pbuf, volatile __global int* brook_stop, long brook_d0, long brook_d1, long brook_d2, long brook_d3";
-  std::string body;
+  const bool group = analysis::is_group_kernel(k);
+  const GroupLaunch gl = group ? group_launch(k, m) : GroupLaunch{};
+  std::string body = gl.prologue;
   auto p = [](size_t d) { return "p" + std::to_string(d); };
-  const bool flat = flat_ok(plan);
+  const bool flat = flat_ok(plan) && !group;  // work-groups need the NDRange's dimensions
   if (flat) {
     // One linear range: every stream is laid out like the domain.
     body += "  long brook_g = get_global_id(0), brook_r = brook_g;\n";
@@ -201,8 +205,9 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
       call += ", " + n + "_v, " + vec4(ix) + ", " + ivec4(ix);
     }
   }
-  body += "  " + call + ");\n" + stores;
-  m.add_function("__kernel void brook_map(" + params + ") {\n" + body + "}\n");
+  body += "  " + call + gl.call_args + ");\n" + stores;
+  m.add_function("__kernel " + (group ? gl.attribute + " " : std::string()) + "void brook_map(" +
+                 params + ") {\n" + body + "}\n");
   return m.source();
 }
 

@@ -2,6 +2,7 @@
 
 #include "backends/opencl/cl_bounds.hpp"
 #include "backends/opencl/cl_definite.hpp"
+#include "backends/opencl/cl_groups.hpp"
 #include "backends/opencl/cl_walk.hpp"
 
 namespace brook::opencl {
@@ -80,6 +81,10 @@ std::string ClPrinter::function(const FuncDecl& decl) {
         break;
     }
   }
+  // A work-group kernel's shared arrays: __local arrays of the launch kernel
+  // (OpenCL allows them only at kernel function scope), passed by pointer.
+  for (const analysis::SharedArray& a : group_shared_arrays(f))
+    sig += ", __local " + m_.type_name(a.var->type->elem) + "* " + safe_name(a.var->name);
   sig += ")";
   std::string body;
   stmt(*f.body, 0, body);
@@ -92,6 +97,7 @@ std::string ClPrinter::function(const FuncDecl& decl) {
 
 void ClPrinter::local_decl(const VarDecl& v, int indent, std::string& out) {
   if (v.is_stream) throw Unsupported{v.loc, "streams cannot be declared inside a kernel"};
+  if (v.is_shared) return;  // a parameter of the function (see function())
   std::string n = safe_name(v.name);
   std::string decl = m_.declare(v.type, n);
   if (v.init) {

@@ -4,6 +4,8 @@
 // once per specialisation key.
 #include "backends/opencl/opencl_backend.hpp"
 
+#include "backends/opencl/cl_groups.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -485,6 +487,9 @@ void set_extra(ArgSetter& set, const PlanArg& a, const ast::ParamDecl& p, Source
 
 void OpenCLBackend::run_map(const MapPlan& plan) {
   const ast::FuncDecl& k = plan.kernel->definition ? *plan.kernel->definition : *plan.kernel;
+  if (analysis::is_group_kernel(k))
+    if (std::string e = analysis::group_domain_error(k, plan.domain); !e.empty())
+      throw PlanError{plan.loc, e};
   Compiled& c = compile(opencl::map_key(plan), k.name, plan.loc, "kernel '" + plan.kernel->name + "'",
                         [&](ClModule& m) { return opencl::map_source(plan, m); });
   try {
@@ -522,15 +527,24 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
       }
     }
     begin_printf(c);
-    cl::NDRange range;
+    cl::NDRange range, local = cl::NullRange;
     const size_t R = dom.size();
-    if (R == 1 || opencl::flat_ok(plan)) range = cl::NDRange(static_cast<size_t>(element_count(dom)));
+    const bool group = analysis::is_group_kernel(k);
+    if (R == 1 || (opencl::flat_ok(plan) && !group))
+      range = cl::NDRange(static_cast<size_t>(element_count(dom)));
     else if (R == 2) range = cl::NDRange(dom[1], dom[0]);
     else if (R == 3) range = cl::NDRange(dom[2], dom[1], dom[0]);
     else range = cl::NDRange(dom[3], dom[2], dom[0] * dom[1]);
+    if (group) {
+      // Real work-groups of GroupSize (backends/opencl/cl_groups.hpp).
+      std::vector<size_t> l = opencl::group_local_size(k, R);
+      local = l.size() == 1   ? cl::NDRange(l[0])
+              : l.size() == 2 ? cl::NDRange(l[0], l[1])
+                              : cl::NDRange(l[0], l[1], l[2]);
+    }
     if (element_count(dom) > 0) {
       cl::Event done;
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, cl::NullRange, nullptr, &done);
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, local, nullptr, &done);
       // A kernel that may loop forever is waited for here, so Ctrl-C ends
       // this call; any other runs on while the host goes on (the next
       // blocking step settles it), as the bench's chains of launches want.

@@ -2300,6 +2300,185 @@ def _(out):
     out.stream_print(w)
 
 
+# Brook+ work-groups (§12): the domain (rank 1 or 2, slowest first) in groups
+# of gsize = (x, y); each phase runs for every invocation of a group (L = lx +
+# x * ly order) before the next; `shared` is fresh (zeros) per group.
+def group_run(ext, gsize, shared_zero, phases):
+    rows, cols = (ext[0], ext[1]) if len(ext) == 2 else (1, ext[0])
+    gx, gy = gsize
+    assert rows % gy == 0 and cols % gx == 0
+    for gr in range(0, rows, gy):
+        for gc in range(0, cols, gx):
+            shared = {k: [z] * n for k, (z, n) in shared_zero.items()}
+            invs = [{"r": gr + ly, "c": gc + lx, "lx": lx, "ly": ly}
+                    for ly in range(gy) for lx in range(gx)]
+            for ph in phases:
+                for inv in invs:
+                    ph(inv, shared)
+
+
+@test("s12_group_1d")
+def _(out):
+    h = fl([i * i % 17 for i in range(24)])
+    o = [None] * 24
+
+    def rev0(inv, sh):
+        sh["lds"][inv["lx"]] = h[inv["c"]]
+
+    def rev1(inv, sh):
+        o[inv["c"]] = sh["lds"][7 - inv["lx"]]
+    group_run([24], (8, 1), {"lds": (F(0), 8)}, [rev0, rev1])
+    out.stream_print(from_list([24], o))
+
+    s, where = [None] * 24, [None] * 24
+
+    def t0(inv, sh):
+        t, a = inv["lx"], h[inv["c"]]
+        inv["mine"] = a * F(2)
+        sh["sum"][t] = a
+        sh["part"][2 * t] = (a, F(t))
+        sh["part"][2 * t + 1] = (F(0) - a, F(0))
+
+    def halve(k):
+        def step(inv, sh):
+            t = inv["lx"]
+            if t < k:
+                sh["sum"][t] = sh["sum"][t] + sh["sum"][t + k]
+        return step
+
+    def t4(inv, sh):
+        t = inv["lx"]
+        left = sh["part"][(2 * t + 14) % 16]
+        s[inv["c"]] = sh["sum"][0] * F(100) + inv["mine"] + left[0] + left[1] / F(10)
+        where[inv["c"]] = (t, 0, inv["c"], 0)
+    group_run([24], (8, 1), {"sum": (F(0), 8), "part": ((F(0), F(0)), 16)},
+              [t0, halve(4), halve(2), halve(1), t4])
+    out.stream_print(from_list([24], s))
+    out.printf("%s\n", "".join("(%d %d %d %d)" % w for w in where))
+
+    res = [None] * 24
+
+    def i0(inv, sh):
+        inv["o"] = h[inv["c"]] + F(1)
+        sh["l"][inv["lx"]] = h[inv["c"]]
+
+    def i1(inv, sh):
+        res[inv["c"]] = h[inv["c"]] * F(10) + sh["l"][3 - inv["lx"]] + inv["o"]
+    group_run([24], (4, 1), {"l": (F(0), 4)}, [i0, i1])
+    out.stream_print(from_list([24], res))
+
+
+@test("s12_group_2d")
+def _(out):
+    h = [[F(r * 8 + c) for c in range(8)] for r in range(4)]
+    o = [[None] * 8 for _ in range(4)]
+    code = [[None] * 8 for _ in range(4)]
+
+    def f0(inv, sh):
+        sh["tile"][inv["ly"] * 4 + inv["lx"]] = h[inv["r"]][inv["c"]]
+
+    def f1(inv, sh):
+        o[inv["r"]][inv["c"]] = sh["tile"][(1 - inv["ly"]) * 4 + (3 - inv["lx"])]
+        code[inv["r"]][inv["c"]] = inv["lx"] + 10 * inv["ly"]
+    group_run([4, 8], (4, 2), {"tile": (F(0), 8)}, [f0, f1])
+    out.stream_print(from_list([4, 8], [v for row in o for v in row]))
+    for row in code:
+        out.printf("%s\n", "".join("%d " % v for v in row))
+
+    hb = [[F(r * 4 + c) for c in range(4)] for r in range(4)]
+    big = [[(F(0), F(0), F(0), F(0)) for _ in range(6)] for _ in range(6)]
+    zero4 = (F(0), F(0), F(0), F(0))
+
+    def b0(inv, sh):
+        gx, gy = inv["c"] + 2, inv["r"] + 1  # instance(): plus the view's offset (2, 1)
+        sh["tile"][inv["ly"] * 2 + inv["lx"]] = (hb[inv["r"]][inv["c"]], F(gx), F(gy), F(1))
+
+    def b1(inv, sh):
+        t = sh["tile"]
+        s = vadd(vadd(vadd(t[0], t[1]), t[2]), t[3])
+        gx, gy = inv["c"] + 2, inv["r"] + 1
+        big[gy][gx] = (s[0], F(gx), F(gy), s[3])
+    group_run([4, 4], (2, 2), {"tile": (zero4, 4)}, [b0, b1])
+    out.stream_print(from_list([6, 6], [v for row in big for v in row]))
+
+
+@test("s12_group_partial")
+def _(out):
+    h = fl([1, 2, 3, 4, 5, 6, 7, 8])
+    o = [None] * 8
+
+    def c0(inv, sh):
+        sh["lds"][inv["lx"]] = h[inv["c"]]
+
+    def c1(inv, sh):
+        o[inv["c"]] = sh["lds"][3 - inv["lx"]]
+    group_run([8], (4, 1), {"lds": (F(0), 4)}, [c0, c1])
+    out.stream_print(from_list([8], o))
+    raise BrookError("the domain <10> of group kernel 'copy' is not cut into whole groups of GroupSize(4) "
+                     "(x along the last dimension; each extent must be a multiple of its size)", "copy(b, p);")
+
+
+def group_run_nd(ext, gsize, shared_zero, phases):
+    """group_run for any rank: gsize (x, y, z) on the last three dimensions."""
+    R = len(ext)
+    gext = [1] * R
+    for k in range(min(3, R)):
+        gext[R - 1 - k] = gsize[k]
+    ngroups = [e // g for e, g in zip(ext, gext)]
+    assert all(e % g == 0 for e, g in zip(ext, gext))
+    for gpos in positions(ngroups):
+        shared = {k: [z] * n for k, (z, n) in shared_zero.items()}
+        invs = []
+        for lz in range(gsize[2]):
+            for ly in range(gsize[1]):
+                for lx in range(gsize[0]):
+                    local = [0] * R
+                    for k, v in enumerate((lx, ly, lz)):
+                        if k < R:
+                            local[R - 1 - k] = v
+                    pos = tuple(g * e + l for g, e, l in zip(gpos, gext, local))
+                    invs.append({"pos": pos, "t": (lx, ly, lz, 0)})
+        for ph in phases:
+            for inv in invs:
+                ph(inv, shared)
+
+
+@test("s12_group_nd")
+def _(out):
+    a = from_list([4, 2, 4], fl(range(32)))
+    o, code = Stream([4, 2, 4]), Stream([4, 2, 4])
+
+    def c0(inv, sh):
+        x, y, z, _ = inv["t"]
+        inv["L"] = x + 2 * (y + 2 * z)
+        sh["cube"][inv["L"]] = a.get(inv["pos"])
+
+    def c1(inv, sh):
+        x, y, z, w = inv["t"]
+        o.set(inv["pos"], sh["cube"][7 - inv["L"]])
+        code.set(inv["pos"], F(x + 10 * y + 100 * z + 1000 * w))
+    group_run_nd([4, 2, 4], (2, 2, 2), {"cube": (F(0), 8)}, [c0, c1])
+    out.stream_print(o)
+    out.stream_print(code)
+
+    b = from_list([2, 2, 2, 4], fl(range(32)))
+    p = Stream([2, 2, 2, 4])
+
+    def p0(inv, sh):
+        x, _, z, _ = inv["t"]
+        L = x + 4 * z
+        inv["L"] = L
+        sh["s"][2 * L] = (b.get(inv["pos"]), F(z))
+        sh["s"][2 * L + 1] = (F(x), F(0))
+
+    def p1(inv, sh):
+        L = inv["L"]
+        other = sh["s"][2 * ((L + 4) % 8)]
+        p.set(inv["pos"], other[0] * F(10) + other[1] + sh["s"][2 * L + 1][0] / F(100))
+    group_run_nd([2, 2, 2, 4], (4, 1, 2), {"s": ((F(0), F(0)), 16)}, [p0, p1])
+    out.stream_print(p)
+
+
 # === end of tests ===
 
 if __name__ == "__main__":

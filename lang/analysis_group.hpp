@@ -1,0 +1,65 @@
+// Facts about Brook+ work-group kernels (LANGUAGE.md §12), computed once from
+// a checked kernel so every backend runs the same model:
+//  - the launch domain is cut into groups of GroupSize(x, y, z) invocations
+//    along its last (x), second-last (y) and third-last (z) dimensions; every
+//    other dimension groups by 1. The domain must be cut into whole groups.
+//  - a group's invocations are numbered L = lx + gx * (ly + gy * lz), where
+//    (lx, ly, lz) = instanceInGroup().
+//  - `shared T a[N]` is one array per group, zero when the group starts;
+//    invocation L owns elements [L * N / G, (L + 1) * N / G) (G invocations
+//    per group; sema requires G to divide N).
+//  - syncGroup() statements (top level of the body only, sema checks) cut the
+//    body into phases; a group runs phase p of all its invocations before
+//    phase p + 1. Locals keep their values from phase to phase.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "lang/ast.hpp"
+
+namespace brook::analysis {
+
+struct SharedArray {
+  const ast::VarDecl* var = nullptr;
+  int64_t elements = 0;        // N
+  int64_t per_invocation = 0;  // N / G
+  uint64_t elem_size = 0;
+};
+
+struct GroupFacts {
+  std::array<int64_t, 3> size{1, 1, 1};  // x, y, z
+  int64_t count = 1;                     // invocations per group, x * y * z
+  std::vector<SharedArray> shared;
+  // The body's top-level statements of each phase, in order; the syncGroup()
+  // statements themselves belong to no phase. Always at least one phase.
+  std::vector<std::vector<const ast::Stmt*>> phases;
+  uint64_t shared_bytes() const;
+};
+
+inline bool is_group_kernel(const ast::FuncDecl& k) {
+  return k.group_size[0] > 0;
+}
+
+// Requires is_group_kernel(kernel) and a kernel sema accepted.
+GroupFacts group_facts(const ast::FuncDecl& kernel);
+
+// True for the statement `syncGroup();`.
+bool is_sync_statement(const ast::Stmt& s);
+
+// Empty when `domain` (slowest dimension first) is cut into whole groups;
+// else the runtime error message.
+std::string group_domain_error(const ast::FuncDecl& kernel, std::span<const int64_t> domain);
+
+// The group extents per domain dimension (slowest first): GroupSize's x on
+// the last dimension, y on the second-last, z on the third-last, 1 elsewhere.
+std::vector<int64_t> group_extents(const ast::FuncDecl& kernel, size_t rank);
+
+// Calls f on e and every expression inside it (lang/analysis.cpp's walker).
+void for_each_subexpr(const ast::Expr* e, const std::function<void(const ast::Expr&)>& f);
+
+}  // namespace brook::analysis
