@@ -4,6 +4,8 @@
 // and at most as many elements as it has members, each converted to exactly
 // the member's type (nested lists for aggregate members); missing trailing
 // members are zero.
+#include <algorithm>
+
 #include "lang/sema_impl.hpp"
 
 namespace brook {
@@ -20,12 +22,26 @@ bool is_char_array(const Type* t) {
   return t->is_array() && (t->elem->kind == TypeKind::Char || t->elem->kind == TypeKind::UChar);
 }
 
-// Members of an aggregate in order; 0 count = unsized array (unbounded).
+// Members of an aggregate in order; 0 count = unsized array (unbounded). A
+// union's list initialises one member.
 size_t member_count(const Type* t) {
   if (t->is_array()) return t->count;
   if (t->is_vector()) return t->count;
+  if (t->decl->is_union) return t->decl->fields.empty() ? 0 : 1;
   return t->decl->fields.size();
 }
+
+// Sets Sema::Impl::designated_elems for one list and restores it on every exit.
+struct Restore {
+  const std::vector<bool>*& slot;
+  const std::vector<bool>* saved;
+  Restore(const std::vector<bool>*& s, const std::vector<bool>* value) : slot(s), saved(s) {
+    slot = value;
+  }
+  ~Restore() { slot = saved; }
+  Restore(const Restore&) = delete;
+  Restore& operator=(const Restore&) = delete;
+};
 
 const Type* member_type(const Type* t, size_t i) {
   if (t->is_array() || t->is_vector()) return t->elem;
@@ -79,6 +95,8 @@ const Type* Sema::Impl::check_initializer(ExprPtr& init, const Type* type) {
 }
 
 void Sema::Impl::init_aggregate(InitListExpr& list, const Type* type) {
+  if (!list.designators.empty()) return init_designated(list, type);
+  Restore restore(designated_elems, nullptr);  // this list's elements have no designators
   std::vector<ExprPtr> elems = std::move(list.elems);
   list.elems.clear();
   size_t limit = member_count(type);
@@ -94,6 +112,137 @@ void Sema::Impl::init_aggregate(InitListExpr& list, const Type* type) {
   if (type->is_array() && type->count == 0)
     type = types.array(type->elem, static_cast<uint32_t>(std::max<size_t>(list.elems.size(), 1)));
   list.type = type;
+}
+
+// C99 6.7.8p17-19: a designator moves the position within the object; the
+// elements after it continue from there (brace elision included); a later
+// initialiser of a member overrides an earlier one; members left out are
+// zero. The result is the positional, fully braced form the backends read,
+// with explicit zeros in the gaps.
+void Sema::Impl::init_designated(InitListExpr& list, const Type* type) {
+  std::vector<ExprPtr> elems = std::move(list.elems);
+  std::vector<std::vector<Designator>> desig = std::move(list.designators);
+  list.elems.clear();
+  list.designators.clear();
+  const bool is_union = type->is_struct() && type->decl->is_union;
+  const bool unsized = type->is_array() && type->count == 0;
+  // Members in order, grown as far as the largest one initialised (a sparse
+  // `[999] = 1` costs its gap's zeros, as the object does).
+  std::vector<ExprPtr> slots;
+  // Lists gathering `.a.b = v` (a designator chain) for member a, resolved at the end.
+  std::vector<std::unique_ptr<InitListExpr>> nested;
+  std::vector<bool> designated(elems.size());
+  for (size_t i = 0; i < elems.size(); ++i) designated[i] = i < desig.size() && !desig[i].empty();
+  auto grow = [&](size_t n) {
+    if (slots.size() < n) slots.resize(n), nested.resize(n);
+  };
+  size_t k = 0, pos = 0;
+  bool after_chain = false;  // a positional element after `.a.b = v` would continue inside a
+  Restore restore(designated_elems, designated_elems);
+  while (pos < elems.size()) {
+    if (designated[pos]) {
+      std::vector<Designator>& chain = desig[pos];
+      Designator& d = chain.front();
+      std::optional<size_t> at;
+      if (!d.field.empty()) {
+        int f = type->is_struct() ? type->decl->field_index(d.field) : -1;
+        if (!type->is_struct())
+          error(d.loc, "field designator '." + d.field + "' in an initialiser of " + quoted(type) +
+                           ", which has no members");
+        else if (f < 0)
+          error(d.loc, quoted(type) + " has no member named '" + d.field + "'");
+        else
+          at = static_cast<size_t>(f);
+      } else if (!type->is_array()) {
+        error(d.loc, "array designator in an initialiser of non-array type " + quoted(type));
+      } else {
+        const Type* it = check_value(d.index);
+        if (!it->is_error() && !it->is_integer())
+          error(d.index->loc, "array designator must be an integer, not " + quoted(it));
+        else if (auto v = it->is_error() ? std::nullopt : require_constant(*d.index, "array designator")) {
+          if (*v < 0 || (!unsized && static_cast<uint64_t>(*v) >= type->count))
+            error(d.index->loc, "array designator index " + std::to_string(*v) + " is outside " +
+                                    quoted(type));
+          else
+            at = static_cast<size_t>(*v);
+        }
+      }
+      if (!at) {
+        ++pos;
+        continue;
+      }
+      k = *at;
+      grow(k + 1);
+      if (is_union) list.union_member = static_cast<int>(k);
+      const Type* mt = member_type(type, k);
+      if (!mt || mt->is_error()) return void(list.type = type);
+      if (chain.size() > 1) {
+        if (!is_aggregate(mt)) {
+          error(chain[1].loc, "designator goes into " + quoted(mt) + ", which has no members");
+          ++pos;
+          continue;
+        }
+        if (!nested[k]) nested[k] = std::make_unique<InitListExpr>(d.loc);
+        slots[k].reset();
+        chain.erase(chain.begin());
+        nested[k]->designators.resize(nested[k]->elems.size());
+        nested[k]->elems.push_back(std::move(elems[pos]));
+        nested[k]->designators.push_back(std::move(chain));
+        ++pos;
+        ++k;
+        after_chain = true;
+        continue;
+      }
+      designated[pos] = false;  // its value is taken like a positional one, here
+    } else if (after_chain) {
+      error(elems[pos]->loc, "an initialiser without a designator after a nested designator; "
+                             "give it a designator too");
+      return void(list.type = type);
+    } else if (!unsized && (is_union ? k != 0 : k >= member_count(type))) {
+      // A union takes one positional initialiser, for its first member.
+      error(elems[pos]->loc, "too many initialisers for " + quoted(type));
+      break;
+    }
+    grow(k + 1);
+    const Type* mt = member_type(type, k);
+    if (!mt || mt->is_error()) return void(list.type = type);
+    nested[k].reset();
+    designated_elems = &designated;
+    slots[k] = take_initializer(elems, pos, mt, list.loc);
+    designated_elems = restore.saved;
+    ++k;
+  }
+  for (size_t i = 0; i < nested.size(); ++i) {
+    if (!nested[i]) continue;
+    const Type* mt = member_type(type, i);
+    init_aggregate(*nested[i], mt);
+    slots[i] = std::move(nested[i]);
+  }
+  if (unsized) type = types.array(type->elem, static_cast<uint32_t>(std::max<size_t>(slots.size(), 1)));
+  if (is_union) {
+    size_t chosen = static_cast<size_t>(list.union_member);
+    if (chosen < slots.size() && slots[chosen]) list.elems.push_back(std::move(slots[chosen]));
+  } else {
+    size_t used = slots.size();
+    while (used > 0 && !slots[used - 1]) --used;
+    for (size_t i = 0; i < used; ++i)
+      list.elems.push_back(slots[i] ? std::move(slots[i]) : zero_initializer(member_type(type, i), list.loc));
+  }
+  list.type = type;
+}
+
+ExprPtr Sema::Impl::zero_initializer(const Type* type, SourceLoc loc) {
+  if (is_aggregate(type)) {
+    // An empty braced list: every backend zero-fills what a list leaves out.
+    auto l = std::make_unique<InitListExpr>(loc);
+    l->type = type;
+    return l;
+  }
+  auto zero = std::make_unique<IntLit>(loc);
+  zero->type = types.int_type();
+  ExprPtr e = std::move(zero);
+  if (!type->is_error()) convert(e, type, "in initialisation");
+  return e;
 }
 
 ExprPtr Sema::Impl::take_initializer(std::vector<ExprPtr>& elems, size_t& pos, const Type* type,
@@ -136,7 +285,8 @@ ExprPtr Sema::Impl::take_initializer(std::vector<ExprPtr>& elems, size_t& pos, c
     auto sub = std::make_unique<InitListExpr>(cur->loc);
     size_t limit = member_count(type);
     while (pos < elems.size() && sub->elems.size() < limit &&
-           elems[pos]->kind != ExprKind::InitList) {
+           elems[pos]->kind != ExprKind::InitList &&
+           !(designated_elems && pos < designated_elems->size() && (*designated_elems)[pos])) {
       const Type* mt = member_type(type, sub->elems.size());
       if (!mt || mt->is_error()) break;
       ExprPtr leaf = take_initializer(elems, pos, mt, list_loc);
