@@ -120,6 +120,10 @@ struct Sema::Impl {
   void init_aggregate(ast::InitListExpr& list, const Type* type);
   void init_designated(ast::InitListExpr& list, const Type* type);
   ast::ExprPtr zero_initializer(const Type* type, SourceLoc loc);
+  // The member a designator names in `type` (checked), or nullopt after an error.
+  std::optional<size_t> designator_index(ast::Designator& d, const Type* type);
+  void designate_into(ast::ExprPtr& slot, const Type* type, std::vector<ast::Designator>& chain,
+                      size_t at, ast::ExprPtr& value);
   // While a designated list is read: which of its elements carry a designator
   // (brace elision stops at them).
   const std::vector<bool>* designated_elems = nullptr;

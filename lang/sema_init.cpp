@@ -60,6 +60,11 @@ const Type* Sema::Impl::check_initializer(ExprPtr& init, const Type* type) {
     }
     if (!is_aggregate(type)) {
       // `int x = {5};` is C.
+      if (!list->designators.empty() && !list->designators[0].empty()) {
+        error(list->designators[0][0].loc, "designator in an initialiser of " + quoted(type) +
+                                               ", which has no members");
+        return err();
+      }
       if (list->elems.size() != 1 || list->elems[0]->kind == ExprKind::InitList) {
         error(init->loc, "a " + quoted(type) + " needs a single initialiser, not a list");
         return err();
@@ -129,12 +134,10 @@ void Sema::Impl::init_designated(InitListExpr& list, const Type* type) {
   // Members in order, grown as far as the largest one initialised (a sparse
   // `[999] = 1` costs its gap's zeros, as the object does).
   std::vector<ExprPtr> slots;
-  // Lists gathering `.a.b = v` (a designator chain) for member a, resolved at the end.
-  std::vector<std::unique_ptr<InitListExpr>> nested;
   std::vector<bool> designated(elems.size());
   for (size_t i = 0; i < elems.size(); ++i) designated[i] = i < desig.size() && !desig[i].empty();
   auto grow = [&](size_t n) {
-    if (slots.size() < n) slots.resize(n), nested.resize(n);
+    if (slots.size() < n) slots.resize(n);
   };
   size_t k = 0, pos = 0;
   bool after_chain = false;  // a positional element after `.a.b = v` would continue inside a
@@ -143,30 +146,7 @@ void Sema::Impl::init_designated(InitListExpr& list, const Type* type) {
     if (designated[pos]) {
       std::vector<Designator>& chain = desig[pos];
       Designator& d = chain.front();
-      std::optional<size_t> at;
-      if (!d.field.empty()) {
-        int f = type->is_struct() ? type->decl->field_index(d.field) : -1;
-        if (!type->is_struct())
-          error(d.loc, "field designator '." + d.field + "' in an initialiser of " + quoted(type) +
-                           ", which has no members");
-        else if (f < 0)
-          error(d.loc, quoted(type) + " has no member named '" + d.field + "'");
-        else
-          at = static_cast<size_t>(f);
-      } else if (!type->is_array()) {
-        error(d.loc, "array designator in an initialiser of non-array type " + quoted(type));
-      } else {
-        const Type* it = check_value(d.index);
-        if (!it->is_error() && !it->is_integer())
-          error(d.index->loc, "array designator must be an integer, not " + quoted(it));
-        else if (auto v = it->is_error() ? std::nullopt : require_constant(*d.index, "array designator")) {
-          if (*v < 0 || (!unsized && static_cast<uint64_t>(*v) >= type->count))
-            error(d.index->loc, "array designator index " + std::to_string(*v) + " is outside " +
-                                    quoted(type));
-          else
-            at = static_cast<size_t>(*v);
-        }
-      }
+      std::optional<size_t> at = designator_index(d, type);
       if (!at) {
         ++pos;
         continue;
@@ -177,17 +157,9 @@ void Sema::Impl::init_designated(InitListExpr& list, const Type* type) {
       const Type* mt = member_type(type, k);
       if (!mt || mt->is_error()) return void(list.type = type);
       if (chain.size() > 1) {
-        if (!is_aggregate(mt)) {
-          error(chain[1].loc, "designator goes into " + quoted(mt) + ", which has no members");
-          ++pos;
-          continue;
-        }
-        if (!nested[k]) nested[k] = std::make_unique<InitListExpr>(d.loc);
-        slots[k].reset();
-        chain.erase(chain.begin());
-        nested[k]->designators.resize(nested[k]->elems.size());
-        nested[k]->elems.push_back(std::move(elems[pos]));
-        nested[k]->designators.push_back(std::move(chain));
+        // `.a.b = v`: into member a's list, keeping what a already holds (as gcc does).
+        if (!slots[k]) slots[k] = zero_initializer(mt, d.loc);
+        designate_into(slots[k], mt, chain, 1, elems[pos]);
         ++pos;
         ++k;
         after_chain = true;
@@ -206,17 +178,10 @@ void Sema::Impl::init_designated(InitListExpr& list, const Type* type) {
     grow(k + 1);
     const Type* mt = member_type(type, k);
     if (!mt || mt->is_error()) return void(list.type = type);
-    nested[k].reset();
     designated_elems = &designated;
     slots[k] = take_initializer(elems, pos, mt, list.loc);
     designated_elems = restore.saved;
     ++k;
-  }
-  for (size_t i = 0; i < nested.size(); ++i) {
-    if (!nested[i]) continue;
-    const Type* mt = member_type(type, i);
-    init_aggregate(*nested[i], mt);
-    slots[i] = std::move(nested[i]);
   }
   if (unsized) type = types.array(type->elem, static_cast<uint32_t>(std::max<size_t>(slots.size(), 1)));
   if (is_union) {
@@ -229,6 +194,76 @@ void Sema::Impl::init_designated(InitListExpr& list, const Type* type) {
       list.elems.push_back(slots[i] ? std::move(slots[i]) : zero_initializer(member_type(type, i), list.loc));
   }
   list.type = type;
+}
+
+std::optional<size_t> Sema::Impl::designator_index(Designator& d, const Type* type) {
+  if (!d.field.empty()) {
+    int f = type->is_struct() ? type->decl->field_index(d.field) : -1;
+    if (!type->is_struct())
+      error(d.loc, "field designator '." + d.field + "' in an initialiser of " + quoted(type) +
+                       ", which has no members");
+    else if (f < 0)
+      error(d.loc, quoted(type) + " has no member named '" + d.field + "'");
+    else
+      return static_cast<size_t>(f);
+    return std::nullopt;
+  }
+  if (!type->is_array()) {
+    error(d.loc, (is_aggregate(type) ? "array designator in an initialiser of non-array type "
+                                     : "designator goes into ") +
+                     quoted(type) + (is_aggregate(type) ? "" : ", which has no members"));
+    return std::nullopt;
+  }
+  const Type* it = check_value(d.index);
+  if (it->is_error()) return std::nullopt;
+  if (!it->is_integer()) {
+    error(d.index->loc, "array designator must be an integer, not " + quoted(it));
+    return std::nullopt;
+  }
+  auto v = require_constant(*d.index, "array designator");
+  if (!v) return std::nullopt;
+  if (*v < 0 || (type->count != 0 && static_cast<uint64_t>(*v) >= type->count)) {
+    error(d.index->loc, "array designator index " + std::to_string(*v) + " is outside " + quoted(type));
+    return std::nullopt;
+  }
+  return static_cast<size_t>(*v);
+}
+
+// Applies chain[at…] = value inside `slot`, an already resolved initialiser
+// of `type` (a fully braced list): C99 6.7.8p19's override of one subobject.
+void Sema::Impl::designate_into(ExprPtr& slot, const Type* type, std::vector<Designator>& chain,
+                                size_t at, ExprPtr& value) {
+  Designator& d = chain[at];
+  auto* list = slot->as<InitListExpr>();
+  if (!is_aggregate(type)) {
+    error(d.loc, "designator goes into " + quoted(type) + ", which has no members");
+    return;
+  }
+  if (!list || list->type != type) {
+    error(d.loc, "a designator cannot change part of a member initialised by a whole value");
+    return;
+  }
+  std::optional<size_t> k = designator_index(d, type);
+  if (!k) return;
+  const Type* mt = member_type(type, *k);
+  if (!mt || mt->is_error()) return;
+  size_t index = *k;
+  if (type->is_struct() && type->decl->is_union) {
+    if (list->union_member != static_cast<int>(*k)) list->elems.clear();
+    list->union_member = static_cast<int>(*k);
+    index = 0;
+  }
+  while (list->elems.size() <= index)
+    list->elems.push_back(zero_initializer(member_type(type, type->decl && type->decl->is_union
+                                                                 ? *k
+                                                                 : list->elems.size()),
+                                           d.loc));
+  if (at + 1 < chain.size()) return designate_into(list->elems[index], mt, chain, at + 1, value);
+  std::vector<ExprPtr> one;
+  one.push_back(std::move(value));
+  size_t pos = 0;
+  Restore restore(designated_elems, nullptr);
+  list->elems[index] = take_initializer(one, pos, mt, d.loc);
 }
 
 ExprPtr Sema::Impl::zero_initializer(const Type* type, SourceLoc loc) {
@@ -298,6 +333,12 @@ ExprPtr Sema::Impl::take_initializer(std::vector<ExprPtr>& elems, size_t& pos, c
   }
   if (auto* nested = cur->as<InitListExpr>()) {
     ++pos;
+    if (!nested->designators.empty() && !nested->designators[0].empty()) {
+      error(nested->designators[0][0].loc, "designator in an initialiser of " + quoted(type) +
+                                                ", which has no members");
+      nested->type = err();
+      return std::move(cur);
+    }
     if (nested->elems.size() != 1 || nested->elems[0]->kind == ExprKind::InitList) {
       error(cur->loc, "a " + quoted(type) + " needs a single initialiser, not a list");
       nested->type = err();

@@ -39,7 +39,8 @@ bool passes_as(const Type* a, const Type* p) {
   if (a == p || a->is_error() || p->is_error()) return true;
   if (a->is_integer() && p->is_integer()) return a->size >= p->size;
   if (a->is_pointer() && p->is_pointer())
-    return a->elem == p->elem || a->elem->is_void() || p->elem->is_void();
+    return a->elem == p->elem || a->elem->is_void() || p->elem->is_void() ||
+           functions_compatible(a->elem, p->elem);
   return false;
 }
 
