@@ -602,8 +602,13 @@ struct InitBuilder {
     items.push_back({off, c.convert(c.value(e), e.type, t, e.loc), t});
   }
   // Consumes elements of `list` from `i` for an object of type t (brace elision).
-  void fill(const Type* t, uint64_t off, const InitListExpr& list, size_t& i) {
-    if (t->is_array()) {
+  // `own`: `list` is the braced list of this object (a union's names its member).
+  void fill(const Type* t, uint64_t off, const InitListExpr& list, size_t& i, bool own = false) {
+    if (t->is_struct() && t->decl->is_union) {
+      size_t member = own ? static_cast<size_t>(list.union_member) : 0;
+      if (member < t->decl->fields.size() && i < list.elems.size())
+        place(t->decl->fields[member].type, off, list, i);
+    } else if (t->is_array()) {
       for (uint32_t k = 0; (t->count == 0 || k < t->count) && i < list.elems.size(); ++k) {
         place(t->elem, off + k * t->elem->size, list, i);
       }
@@ -625,7 +630,7 @@ struct InitBuilder {
     if (auto* sub = e.as<InitListExpr>()) {
       ++i;
       size_t j = 0;
-      fill(t, off, *sub, j);
+      fill(t, off, *sub, j, true);
       return;
     }
     bool aggregate = t->is_array() || t->is_struct() || t->is_vector();
@@ -648,7 +653,7 @@ StmtNodePtr Compiler::initializer(NodePtr place, const Type* t, const Expr& init
     if (t->is_scalar() || t->is_pointer()) {
       if (!list->elems.empty()) b.place(t, 0, *list, i);
     } else {
-      b.fill(t, 0, *list, i);
+      b.fill(t, 0, *list, i, true);
     }
   } else {
     b.store(0, t, init);

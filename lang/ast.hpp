@@ -51,6 +51,7 @@ struct TypeSyntax {
   // is `[]` (size from the initialiser, or a gather/parameter array).
   std::vector<ExprPtr> array_dims;
   bool is_const = false;
+  bool is_union = false;  // Base::Struct written `union name` (tags share one namespace)
   // `R (*name[dims])(params)` or `E (*name)[n]`: the type written before the
   // parentheses (base and pointer_depth) is the function's return type R or
   // the array's element E; `paren` adds the function or array type, then its
@@ -291,9 +292,21 @@ struct IndexofExpr : ExprOf<ExprKind::Indexof> {
 
 // { a, b, { c } }: only as an initialiser; sema checks it against the declared
 // type and converts the leaves. Nested lists may be brace-elided as in C.
+// C99 designators (6.7.8): `.field` or `[index]`, chained as in `.a[2].b = v`.
+struct Designator {
+  SourceLoc loc;
+  std::string field;  // empty for `[index]`
+  ExprPtr index;
+};
 struct InitListExpr : ExprOf<ExprKind::InitList> {
   using ExprOf::ExprOf;
   std::vector<ExprPtr> elems;
+  // As parsed: the designators of each element (empty when positional), or
+  // empty when no element has one. Sema resolves them into the positional,
+  // fully braced form and clears this.
+  std::vector<std::vector<Designator>> designators;
+  // After sema, a union's list initialises this member (C: the first unless designated).
+  int union_member = 0;
 };
 
 // stream.domain(start, end): a view; type = the stream's type. start/end are
@@ -398,6 +411,10 @@ struct FuncDecl : DeclOf<DeclKind::Func> {
   bool is_variadic = false;
   // K&R `f()`: parameters unspecified, compatible with any prototype (C99 6.7.5.3).
   bool no_prototype = false;
+  // A K&R definition `int f(a, b) int a; float b; { … }` (C89): no prototype,
+  // so calls pass default-promoted arguments, converted on entry to the
+  // declared parameter types.
+  bool old_style = false;
   // The definition this declaration refers to (itself when it has a body);
   // set by sema so calls through a prototype reach the body.
   FuncDecl* definition = nullptr;
@@ -420,6 +437,7 @@ struct StructDecl : DeclOf<DeclKind::Struct> {
   using DeclOf::DeclOf;  // name may be empty (anonymous struct in a typedef)
   std::vector<FieldDecl> fields;
   bool is_definition = false;  // has a { body }
+  bool is_union = false;       // every field at offset 0; size of the largest
   const Type* type = nullptr;  // set by sema
   int field_index(std::string_view field) const {
     for (size_t i = 0; i < fields.size(); ++i)

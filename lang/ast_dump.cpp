@@ -112,7 +112,9 @@ std::string syntax_spelling(const TypeSyntax& ts) {
   switch (ts.base) {
     case TypeSyntax::Base::Builtin: out += ts.builtin ? ts.builtin->name() : "?"; break;
     case TypeSyntax::Base::Named: out += ts.name; break;
-    case TypeSyntax::Base::Struct: out += "struct " + (ts.name.empty() ? "<anon>" : ts.name); break;
+    case TypeSyntax::Base::Struct:
+      out += (ts.is_union ? "union " : "struct ") + (ts.name.empty() ? "<anon>" : ts.name);
+      break;
     case TypeSyntax::Base::Enum: out += "enum " + (ts.name.empty() ? "<anon>" : ts.name); break;
   }
   out.append(static_cast<size_t>(ts.pointer_depth), '*');
@@ -366,6 +368,7 @@ class Dumper {
         if (f.fkind == FuncKind::Reduce) text += "reduce ";
         text += f.name + " -> " + (f.return_type ? f.return_type->name() : syntax_spelling(f.return_syntax));
         if (f.is_variadic) text += " variadic";
+        if (f.old_style) text += " k&r";
         if (!f.body) text += " prototype";
         line(depth, text, nullptr, d.loc);
         for (const auto& p : f.params) decl(c, *p);
@@ -374,7 +377,8 @@ class Dumper {
       }
       case DeclKind::Struct: {
         const auto& s = static_cast<const StructDecl&>(d);
-        std::string text = "StructDecl " + (s.name.empty() ? std::string("<anon>") : s.name);
+        std::string text = std::string(s.is_union ? "UnionDecl " : "StructDecl ") +
+                           (s.name.empty() ? std::string("<anon>") : s.name);
         if (!s.is_definition) text += " forward";
         line(depth, text, nullptr, d.loc);
         for (const FieldDecl& f : s.fields) {

@@ -33,6 +33,7 @@ TypeSyntax copy_base(const TypeSyntax& ts) {
   out.struct_def = ts.struct_def;
   out.enum_def = ts.enum_def;
   out.is_const = ts.is_const;
+  out.is_union = ts.is_union;
   return out;
 }
 
@@ -322,11 +323,13 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
       case Tok::kw_double: ++k.double_; advance(); continue;
       case Tok::kw_signed: ++k.signed_; advance(); continue;
       case Tok::kw_unsigned: ++k.unsigned_; advance(); continue;
-      case Tok::kw_union: fail_here("unions are not supported in Brook");
+      case Tok::kw_union:
       case Tok::kw_struct:
       case Tok::kw_enum: {
         if (spec.has_type || k.any()) fail_here("invalid combination of type specifiers");
-        bool is_struct = t.kind == Tok::kw_struct;
+        bool is_union = t.kind == Tok::kw_union;
+        bool is_struct = t.kind == Tok::kw_struct || is_union;
+        const char* keyword = is_union ? "union" : is_struct ? "struct" : "enum";
         spec.type.loc = t.loc;
         advance();
         std::string tag;
@@ -334,14 +337,16 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
         if (at(Tok::identifier)) tag = advance().text;
         spec.type.base = is_struct ? TypeSyntax::Base::Struct : TypeSyntax::Base::Enum;
         spec.type.name = tag;
+        spec.type.is_union = is_union;
         spec.has_type = true;
         if (at(Tok::l_brace)) {
-          const char* what = is_struct ? "a struct" : "an enum";
+          const char* what = is_union ? "a union" : is_struct ? "a struct" : "an enum";
           if (!defs) fail_here(std::string(what) + " cannot be defined here");
           if (is_struct) {
             auto sd = std::make_unique<StructDecl>(tag.empty() ? t.loc : tag_loc);
             sd->name = tag;
             sd->is_definition = true;
+            sd->is_union = is_union;
             parse_struct_body(*sd, defs);
             spec.type.struct_def = sd.get();
             defs->push_back(std::move(sd));
@@ -353,8 +358,7 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
             defs->push_back(std::move(ed));
           }
         } else if (tag.empty()) {
-          fail_here(std::string("expected a name or '{' after '") + (is_struct ? "struct" : "enum") +
-                    "'");
+          fail_here(std::string("expected a name or '{' after '") + keyword + "'");
         }
         continue;
       }
@@ -576,7 +580,26 @@ ExprPtr Parser::parse_initializer() {
   DepthGuard guard(*this);
   auto list = std::make_unique<InitListExpr>(advance().loc);
   while (!at(Tok::r_brace)) {
+    // C99 designators: `.field`, `[index]`, chained, then `=`.
+    std::vector<Designator> chain;
+    while (at(Tok::period) || at(Tok::l_square)) {
+      Designator d;
+      d.loc = tok().loc;
+      if (accept(Tok::period)) {
+        if (!at(Tok::identifier)) fail_here("expected a member name after '.' in a designator");
+        d.loc = tok().loc;
+        d.field = advance().text;
+      } else {
+        advance();
+        d.index = parse_conditional();
+        expect(Tok::r_square);
+      }
+      chain.push_back(std::move(d));
+    }
+    if (!chain.empty()) expect(Tok::equal);
     list->elems.push_back(parse_initializer());
+    if (!chain.empty() || !list->designators.empty()) list->designators.resize(list->elems.size());
+    if (!chain.empty()) list->designators.back() = std::move(chain);
     if (!accept(Tok::comma)) break;
   }
   expect(Tok::r_brace);
@@ -691,6 +714,21 @@ void Parser::parse_params(FuncDecl& fn) {
     advance();
     return;
   }
+  // A K&R definition `int f(a, b) int a; float b; { … }` (C89): names, then
+  // their declarations before the body. Recognised only where a declaration
+  // or the body follows the `)`, so `void f(T);` with an unknown T stays a
+  // prototype (and its error).
+  size_t close = 0;
+  while (fn.fkind == FuncKind::Host && tok(close).kind == Tok::identifier && !starts_type_name(close) &&
+         (tok(close + 1).kind == Tok::comma || tok(close + 1).kind == Tok::r_paren)) {
+    close += 2;
+    if (tok(close - 1).kind == Tok::r_paren) break;
+  }
+  if (close > 0 && tok(close - 1).kind == Tok::r_paren &&
+      (tok(close).kind == Tok::l_brace || starts_type_name(close))) {
+    parse_old_style_params(fn);
+    return;
+  }
   int index = 0;
   for (;;) {
     if (accept(Tok::ellipsis)) {
@@ -705,13 +743,69 @@ void Parser::parse_params(FuncDecl& fn) {
   }
 }
 
+void Parser::parse_old_style_params(FuncDecl& fn) {
+  fn.old_style = fn.no_prototype = true;
+  do {
+    auto p = std::make_unique<ParamDecl>(tok().loc);
+    p->name = advance().text;
+    p->pkind = ParamKind::Value;
+    p->index = static_cast<int>(fn.params.size());
+    for (const auto& q : fn.params)
+      if (q->name == p->name) fail(p->loc, "redefinition of parameter '" + p->name + "'");
+    fn.params.push_back(std::move(p));
+  } while (accept(Tok::comma));
+  expect(Tok::r_paren);
+  std::vector<bool> declared(fn.params.size(), false);
+  while (!at(Tok::l_brace)) {
+    if (at(Tok::eof)) fail_here("expected '{' after the parameter declarations of '" + fn.name + "'");
+    SourceLoc start = tok().loc;
+    if (!starts_type_name()) fail_here("expected a declaration of a parameter of '" + fn.name + "' or '{'");
+    DeclSpec spec = parse_decl_specifiers(nullptr);
+    if (spec.is_typedef || spec.is_kernel || spec.is_static || spec.is_extern)
+      fail(start, "invalid storage class for a parameter");
+    do {
+      TypeSyntax ts = copy_base(spec.type);
+      while (accept(Tok::star)) {
+        ++ts.pointer_depth;
+        while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {}
+      }
+      const Token* name = nullptr;
+      if (at_paren_declarator()) {
+        SourceLoc at = tok().loc;
+        name = parse_paren_declarator(ts);
+        if (!name) fail(at, "expected a parameter name");
+      } else {
+        if (!at_name()) fail_here("expected a parameter name");
+        name = &take_name();
+        parse_array_dims(ts);
+      }
+      size_t i = 0;
+      while (i < fn.params.size() && fn.params[i]->name != name->text) ++i;
+      if (i == fn.params.size())
+        fail(name->loc, "declaration of '" + name->text + "', which is not a parameter of '" + fn.name + "'");
+      if (declared[i]) fail(name->loc, "redefinition of parameter '" + name->text + "'");
+      declared[i] = true;
+      fn.params[i]->type_syntax = std::move(ts);
+    } while (accept(Tok::comma));
+    expect_semi("parameter declaration");
+  }
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    if (declared[i]) continue;
+    // C89: an undeclared parameter is an int (gcc warns the same way).
+    ParamDecl& p = *fn.params[i];
+    p.type_syntax.loc = p.loc;
+    p.type_syntax.builtin = types_.int_type();
+    diags_.warning(p.loc, "type of '" + p.name + "' defaults to 'int'");
+  }
+}
+
 namespace {
 // The base type as written, for suggestions in messages ("float4", "struct S").
 std::string base_type_text(const TypeSyntax& ts) {
   switch (ts.base) {
     case TypeSyntax::Base::Builtin: return ts.builtin ? ts.builtin->name() : "int";
     case TypeSyntax::Base::Named: return ts.name;
-    case TypeSyntax::Base::Struct: return "struct " + ts.name;
+    case TypeSyntax::Base::Struct: return (ts.is_union ? "union " : "struct ") + ts.name;
     case TypeSyntax::Base::Enum: return "enum " + ts.name;
   }
   return ts.name;

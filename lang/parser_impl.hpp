@@ -86,6 +86,7 @@ class Parser {
   // Parses a declaration through its ';' (or a function body).
   std::unique_ptr<ast::DeclStmt> parse_declaration(bool top_level);
   void parse_params(ast::FuncDecl& fn);
+  void parse_old_style_params(ast::FuncDecl& fn);  // K&R: `(a, b) int a; float b;`
   std::unique_ptr<ast::ParamDecl> parse_param(ast::FuncKind fkind, int index);
   void parse_array_dims(ast::TypeSyntax& ts);
   // C's parenthesised declarator at `( *`: `(*name[dims])(params)` (pointer to

@@ -104,11 +104,14 @@ ParamDecl* Sema::Impl::kernel_param(const Expr& e) const {
 const Type* Sema::Impl::check_name(NameExpr& n) {
   Decl* d = lookup(n.name);
   if (!d) {
-    if (stdlib::find_builtin(n.name))
-      error(n.loc, "library function '" + n.name +
-                       "' cannot be used as a function pointer; "
-                       "call it from a function of your own and take that one's address");
-    else
+    if (stdlib::find_builtin(n.name)) {
+      if (in_kernel()) {
+        error(n.loc, func_desc() + " cannot use function pointers");
+      } else if (FuncDecl* w = library_function(n.name, n.loc)) {
+        n.decl = w;  // a function designator, like a user function's name
+        return w->type;
+      }
+    } else
       error(n.loc, "unknown name '" + n.name + "'");
     return err();
   }

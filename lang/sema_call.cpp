@@ -81,8 +81,11 @@ const Type* Sema::Impl::check_call(CallExpr& c) {
           error(callee_loc(c), func_desc() + " cannot call host function '" + f->name + "'");
           return err();
         }
-        // K&R `f();` declares no parameters: the definition's are checked.
-        if (f->no_prototype && f->definition) c.func = f->definition;
+        // K&R `f();` declares no parameters: the definition's are checked,
+        // against a prototyped one as if it were in scope.
+        if (f->no_prototype && f->definition && !f->definition->old_style)
+          return check_host_call(c, *(c.func = f->definition));
+        if (f->no_prototype) return check_unprototyped_call(c, *f, false);
         return check_host_call(c, *c.func);
       case FuncKind::Kernel:
         c.target = CallTarget::Kernel;
@@ -99,18 +102,17 @@ const Type* Sema::Impl::check_call(CallExpr& c) {
     }
   }
   if (const stdlib::BuiltinName* b = stdlib::find_builtin(c.callee)) return check_builtin(c, *b);
-  check_args_only(c);
   auto later = later_functions.find(c.callee);
-  if (d)
+  if (!d && !in_kernel() && later != later_functions.end()) {
+    // C89's implicit `int f()`; gcc 12 accepts it with this warning. The later
+    // declaration decides whether the call was right (sema_unprototyped.cpp).
+    if (implicit_reported.insert(c.callee).second)
+      diags.warning(callee_loc(c), "implicit declaration of function '" + c.callee + "'");
+    return check_unprototyped_call(c, *later->second, true);
+  }
+  check_args_only(c);
+  if (d) {
     error(callee_loc(c), "'" + c.callee + "' is not a function");
-  else if (!in_kernel() && later != later_functions.end()) {
-    if (!implicit_reported.insert(c.callee).second) return err();
-    // gcc accepts this with a warning (C89's implicit `int f()`); C99 removed it (6.5.1p2).
-    SourceLoc at = later->second->loc;
-    std::string where = at.file == callee_loc(c).file ? " at line " + std::to_string(at.line) : "";
-    error(callee_loc(c), "implicit declaration of function '" + c.callee +
-                             "': C99 requires a declaration before the call; '" + c.callee +
-                             "' is declared later" + where + ", so declare it above this use");
   } else
     error(callee_loc(c), "unknown function '" + c.callee + "'");
   return err();

@@ -29,15 +29,18 @@ const Type* Sema::Impl::resolve_base(TypeSyntax& ts) {
         return ts.struct_def->type;
       }
       if (Decl* d = lookup_tag(ts.name)) {
-        if (auto* sd = d->as<StructDecl>()) return sd->type;
-        error(ts.loc, "'" + ts.name + "' is an enum, not a struct");
+        auto* sd = d->as<StructDecl>();
+        if (sd && sd->is_union == ts.is_union) return sd->type;
+        error(ts.loc, "'" + ts.name + "' is " + (!sd ? "an enum" : sd->is_union ? "a union" : "a struct") +
+                          ", not " + (ts.is_union ? "a union" : "a struct"));
         return nullptr;
       }
       // First mention: an incomplete struct, completed by a later definition,
       // or one of the C library's (struct timeval) when the program defines none.
       auto sd = std::make_unique<StructDecl>(ts.loc);
       sd->name = ts.name;
-      if (library_struct(*sd)) {
+      sd->is_union = ts.is_union;
+      if (!sd->is_union && library_struct(*sd)) {
         StructDecl* lib = sd.get();
         implicit_structs.push_back(std::move(sd));
         define_struct(*lib);
@@ -169,6 +172,8 @@ void Sema::Impl::define_struct(StructDecl& sd) {
   if (!sd.is_definition) {
     Decl* existing = sd.name.empty() ? nullptr : scopes.back().tags[sd.name];
     if (auto* e = existing ? existing->as<StructDecl>() : nullptr) {
+      if (e->is_union != sd.is_union)
+        error(sd.loc, "'" + sd.name + "' is already declared as " + (e->is_union ? "a union" : "a struct"));
       sd.type = e->type;
     } else {
       sd.type = types.struct_type(&sd);
@@ -183,13 +188,15 @@ void Sema::Impl::define_struct(StructDecl& sd) {
     auto it = scopes.back().tags.find(sd.name);
     if (it != scopes.back().tags.end()) {
       auto* prev = it->second->as<StructDecl>();
-      if (!prev) {
-        error(sd.loc, "'" + sd.name + "' is already declared as an enum");
+      if (!prev || prev->is_union != sd.is_union) {
+        error(sd.loc, "'" + sd.name + "' is already declared as " +
+                          (!prev ? "an enum" : prev->is_union ? "a union" : "a struct"));
         sd.type = types.struct_type(&sd);
         return;
       }
       if (prev->is_definition && !(options.allow_redefinition && at_global_scope())) {
-        error(sd.loc, "redefinition of 'struct " + sd.name + "'");
+        error(sd.loc, std::string("redefinition of '") + (sd.is_union ? "union " : "struct ") +
+                          sd.name + "'");
         sd.type = prev->type;
         return;
       }
@@ -226,10 +233,15 @@ void Sema::Impl::define_struct(StructDecl& sd) {
     }
     f.type = t ? t : err();
     uint64_t a = std::max<uint64_t>(f.type->align, 1);
+    align = std::max(align, a);
+    if (target->is_union) {  // every member at offset 0 (C99 6.7.2.1p14)
+      f.offset = 0;
+      offset = std::max(offset, f.type->size);
+      continue;
+    }
     offset = (offset + a - 1) / a * a;
     f.offset = offset;
     offset += f.type->size;
-    align = std::max(align, a);
   }
   offset = (offset + align - 1) / align * align;
   types.complete_struct(target->type, offset, align);
@@ -260,7 +272,17 @@ void Sema::Impl::define_enum(EnumDecl& ed) {
 }
 
 bool Sema::Impl::is_stream_element(const Type* t) const {
-  return t->is_scalar() || t->is_vector() || (t->is_struct() && t->decl->is_definition);
+  return t->is_scalar() || t->is_vector() ||
+         (t->is_struct() && t->decl->is_definition && !contains_union(t));
+}
+
+bool Sema::Impl::contains_union(const Type* t) {
+  while (t->is_array()) t = t->elem;
+  if (!t->is_struct()) return false;
+  if (t->decl->is_union) return true;
+  for (const FieldDecl& f : t->decl->fields)
+    if (f.type && contains_union(f.type)) return true;
+  return false;
 }
 
 void Sema::Impl::check_decl_stmt(DeclStmt& ds) {
@@ -310,6 +332,11 @@ void Sema::Impl::check_var(VarDecl& v) {
   const Type* t = resolve_type(v.type_syntax, true);
   if (t && in_kernel() && (t->is_pointer() || (t->is_array() && t->elem->is_pointer()))) {
     error(v.loc, "pointers are not allowed in kernels");
+    t = nullptr;
+  }
+  if (t && in_kernel() && contains_union(t)) {
+    // Kernels keep values in registers on every backend; a union's shared bytes are host memory.
+    error(v.loc, "unions are host-only: kernel variable '" + v.name + "' has type " + quoted(t));
     t = nullptr;
   }
   if (t && t->is_void()) {
@@ -400,7 +427,9 @@ void Sema::Impl::check_stream_var(VarDecl& v) {
     ok = false;
   }
   if (ok && !is_stream_element(elem)) {
-    error(v.loc, "stream element type must be a scalar, vector or struct, not " + quoted(elem));
+    error(v.loc, contains_union(elem)
+                     ? "stream element type " + quoted(elem) + " holds a union; unions are host-only"
+                     : "stream element type must be a scalar, vector or struct, not " + quoted(elem));
     ok = false;
   }
   size_t rank = v.extents.size();
@@ -534,6 +563,8 @@ bool Sema::Impl::check_params(FuncDecl& f) {
         } else if (t && !is_stream_element(t)) {
           if (t->is_pointer())
             error(p.loc, "pointers are not allowed in kernels");
+          else if (contains_union(t))
+            error(p.loc, "stream element type " + quoted(t) + " holds a union; unions are host-only");
           else
             error(p.loc,
                   "stream element type must be a scalar, vector or struct, not " + quoted(t));
@@ -543,6 +574,10 @@ bool Sema::Impl::check_params(FuncDecl& f) {
     }
     if (t && kernelish && t->is_pointer()) {
       error(p.type_syntax.loc, "pointers are not allowed in kernels");
+      t = nullptr;
+    }
+    if (t && kernelish && contains_union(t->is_stream() ? t->elem : t)) {
+      error(p.loc, "unions are host-only: parameter '" + p.name + "' has type " + quoted(t));
       t = nullptr;
     }
     if (t && t->is_void()) {
@@ -669,6 +704,7 @@ void Sema::Impl::check_func(FuncDecl& f) {
   if (f.fkind == FuncKind::Kernel) check_kernel_signature(f);
   if (f.fkind == FuncKind::Reduce) check_reduce_signature(f);
   if (f.name == "main") check_main_signature(f);
+  if (params_ok) resolve_pending_calls(f);
 
   // A declaration of a C library function (`extern void printf();`,
   // `int puts(const char*);`) declares the builtin: it never hides it.

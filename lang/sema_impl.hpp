@@ -113,12 +113,22 @@ struct Sema::Impl {
   void check_main_signature(ast::FuncDecl& f);
   bool same_signature(const ast::FuncDecl& a, const ast::FuncDecl& b) const;
   bool is_stream_element(const Type* t) const;
+  static bool contains_union(const Type* t);  // a union, or an aggregate holding one
 
   // ---- initialisers (sema_init.cpp)
   // Checks `init` against `type`; returns the type with an unsized outer
   // array completed from the initialiser.
   const Type* check_initializer(ast::ExprPtr& init, const Type* type);
   void init_aggregate(ast::InitListExpr& list, const Type* type);
+  void init_designated(ast::InitListExpr& list, const Type* type);
+  ast::ExprPtr zero_initializer(const Type* type, SourceLoc loc);
+  // The member a designator names in `type` (checked), or nullopt after an error.
+  std::optional<size_t> designator_index(ast::Designator& d, const Type* type);
+  void designate_into(ast::ExprPtr& slot, const Type* type, std::vector<ast::Designator>& chain,
+                      size_t at, ast::ExprPtr& value);
+  // While a designated list is read: which of its elements carry a designator
+  // (brace elision stops at them).
+  const std::vector<bool>* designated_elems = nullptr;
   // Consumes elements of `elems` from `pos` to fill one object of `type`
   // (brace elision); returns the converted or nested leaf.
   ast::ExprPtr take_initializer(std::vector<ast::ExprPtr>& elems, size_t& pos, const Type* type,
@@ -215,10 +225,27 @@ struct Sema::Impl {
   const Type* check_host_call(ast::CallExpr& c, ast::FuncDecl& f);
   // A call through a function pointer: c.callee_expr (§9, C99 6.5.2.2).
   const Type* check_pointer_call(ast::CallExpr& c);
-  // Top-level functions of the program being checked, for "used before its
-  // declaration" (C99 has no implicit declarations).
-  std::map<std::string, const ast::FuncDecl*> later_functions;
-  std::set<std::string> implicit_reported;  // once per name
+  // Top-level host functions of the program being checked (the first
+  // declaration of each name): the signature pre-pass behind C89 implicit
+  // declarations, resolved when that declaration is checked.
+  std::map<std::string, ast::FuncDecl*> later_functions;
+  std::set<std::string> implicit_reported;  // warned once per name, as gcc does
+  // Calls made without a prototype in scope (sema_unprototyped.cpp): C89's
+  // implicit `int f()` before any declaration, or a K&R `f();` declaration or
+  // K&R definition. Arguments get the default promotions and are checked
+  // against the definition's parameters (else C's undefined behaviour).
+  struct UnprototypedCall {
+    ast::CallExpr* call;
+    bool implicit;   // no declaration at all was in scope
+    bool discarded;  // the value is unused (a whole expression statement)
+  };
+  std::map<std::string, std::vector<UnprototypedCall>> pending_calls;
+  const ast::Expr* discarded_expr = nullptr;  // the expression statement being checked
+  const Type* check_unprototyped_call(ast::CallExpr& c, ast::FuncDecl& f, bool implicit);
+  // At the first declaration with parameters of a name with pending calls.
+  void resolve_pending_calls(ast::FuncDecl& f);
+  void check_unprototyped_args(ast::CallExpr& c, const ast::FuncDecl& f);
+  const Type* default_promoted(const Type* t) const;
   const Type* check_kernel_launch(ast::CallExpr& c, ast::FuncDecl& f);
   bool stream_param_arg(ast::CallExpr& c, size_t i, ast::ParamDecl& p);
   const Type* check_kernel_subcall(ast::CallExpr& c, ast::FuncDecl& f);
@@ -244,6 +271,12 @@ struct Sema::Impl {
   std::map<stdlib::Builtin, Prototype> prototypes;
   const Prototype& prototype_of(const stdlib::BuiltinInfo& info);
   const Type* parse_c_type(std::string_view text);
+
+  // ---- C library functions as values (sema_library_pointers.cpp)
+  // The host function that stands for library function `name` where its
+  // address is taken; nullptr after reporting why it has none.
+  ast::FuncDecl* library_function(const std::string& name, SourceLoc loc);
+  std::map<std::string, std::unique_ptr<ast::FuncDecl>> library_wrappers;
 
   // ---- constants (sema_const.cpp)
   std::optional<int64_t> fold(const ast::Expr& e) const;

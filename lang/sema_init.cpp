@@ -4,6 +4,8 @@
 // and at most as many elements as it has members, each converted to exactly
 // the member's type (nested lists for aggregate members); missing trailing
 // members are zero.
+#include <algorithm>
+
 #include "lang/sema_impl.hpp"
 
 namespace brook {
@@ -20,12 +22,26 @@ bool is_char_array(const Type* t) {
   return t->is_array() && (t->elem->kind == TypeKind::Char || t->elem->kind == TypeKind::UChar);
 }
 
-// Members of an aggregate in order; 0 count = unsized array (unbounded).
+// Members of an aggregate in order; 0 count = unsized array (unbounded). A
+// union's list initialises one member.
 size_t member_count(const Type* t) {
   if (t->is_array()) return t->count;
   if (t->is_vector()) return t->count;
+  if (t->decl->is_union) return t->decl->fields.empty() ? 0 : 1;
   return t->decl->fields.size();
 }
+
+// Sets Sema::Impl::designated_elems for one list and restores it on every exit.
+struct Restore {
+  const std::vector<bool>*& slot;
+  const std::vector<bool>* saved;
+  Restore(const std::vector<bool>*& s, const std::vector<bool>* value) : slot(s), saved(s) {
+    slot = value;
+  }
+  ~Restore() { slot = saved; }
+  Restore(const Restore&) = delete;
+  Restore& operator=(const Restore&) = delete;
+};
 
 const Type* member_type(const Type* t, size_t i) {
   if (t->is_array() || t->is_vector()) return t->elem;
@@ -44,6 +60,11 @@ const Type* Sema::Impl::check_initializer(ExprPtr& init, const Type* type) {
     }
     if (!is_aggregate(type)) {
       // `int x = {5};` is C.
+      if (!list->designators.empty() && !list->designators[0].empty()) {
+        error(list->designators[0][0].loc, "designator in an initialiser of " + quoted(type) +
+                                               ", which has no members");
+        return err();
+      }
       if (list->elems.size() != 1 || list->elems[0]->kind == ExprKind::InitList) {
         error(init->loc, "a " + quoted(type) + " needs a single initialiser, not a list");
         return err();
@@ -79,6 +100,8 @@ const Type* Sema::Impl::check_initializer(ExprPtr& init, const Type* type) {
 }
 
 void Sema::Impl::init_aggregate(InitListExpr& list, const Type* type) {
+  if (!list.designators.empty()) return init_designated(list, type);
+  Restore restore(designated_elems, nullptr);  // this list's elements have no designators
   std::vector<ExprPtr> elems = std::move(list.elems);
   list.elems.clear();
   size_t limit = member_count(type);
@@ -94,6 +117,167 @@ void Sema::Impl::init_aggregate(InitListExpr& list, const Type* type) {
   if (type->is_array() && type->count == 0)
     type = types.array(type->elem, static_cast<uint32_t>(std::max<size_t>(list.elems.size(), 1)));
   list.type = type;
+}
+
+// C99 6.7.8p17-19: a designator moves the position within the object; the
+// elements after it continue from there (brace elision included); a later
+// initialiser of a member overrides an earlier one; members left out are
+// zero. The result is the positional, fully braced form the backends read,
+// with explicit zeros in the gaps.
+void Sema::Impl::init_designated(InitListExpr& list, const Type* type) {
+  std::vector<ExprPtr> elems = std::move(list.elems);
+  std::vector<std::vector<Designator>> desig = std::move(list.designators);
+  list.elems.clear();
+  list.designators.clear();
+  const bool is_union = type->is_struct() && type->decl->is_union;
+  const bool unsized = type->is_array() && type->count == 0;
+  // Members in order, grown as far as the largest one initialised (a sparse
+  // `[999] = 1` costs its gap's zeros, as the object does).
+  std::vector<ExprPtr> slots;
+  std::vector<bool> designated(elems.size());
+  for (size_t i = 0; i < elems.size(); ++i) designated[i] = i < desig.size() && !desig[i].empty();
+  auto grow = [&](size_t n) {
+    if (slots.size() < n) slots.resize(n);
+  };
+  size_t k = 0, pos = 0;
+  bool after_chain = false;  // a positional element after `.a.b = v` would continue inside a
+  Restore restore(designated_elems, designated_elems);
+  while (pos < elems.size()) {
+    if (designated[pos]) {
+      std::vector<Designator>& chain = desig[pos];
+      Designator& d = chain.front();
+      std::optional<size_t> at = designator_index(d, type);
+      if (!at) {
+        ++pos;
+        continue;
+      }
+      k = *at;
+      grow(k + 1);
+      if (is_union) list.union_member = static_cast<int>(k);
+      const Type* mt = member_type(type, k);
+      if (!mt || mt->is_error()) return void(list.type = type);
+      if (chain.size() > 1) {
+        // `.a.b = v`: into member a's list, keeping what a already holds (as gcc does).
+        if (!slots[k]) slots[k] = zero_initializer(mt, d.loc);
+        designate_into(slots[k], mt, chain, 1, elems[pos]);
+        ++pos;
+        ++k;
+        after_chain = true;
+        continue;
+      }
+      designated[pos] = false;  // its value is taken like a positional one, here
+    } else if (after_chain) {
+      error(elems[pos]->loc, "an initialiser without a designator after a nested designator; "
+                             "give it a designator too");
+      return void(list.type = type);
+    } else if (!unsized && (is_union ? k != 0 : k >= member_count(type))) {
+      // A union takes one positional initialiser, for its first member.
+      error(elems[pos]->loc, "too many initialisers for " + quoted(type));
+      break;
+    }
+    grow(k + 1);
+    const Type* mt = member_type(type, k);
+    if (!mt || mt->is_error()) return void(list.type = type);
+    designated_elems = &designated;
+    slots[k] = take_initializer(elems, pos, mt, list.loc);
+    designated_elems = restore.saved;
+    ++k;
+  }
+  if (unsized) type = types.array(type->elem, static_cast<uint32_t>(std::max<size_t>(slots.size(), 1)));
+  if (is_union) {
+    size_t chosen = static_cast<size_t>(list.union_member);
+    if (chosen < slots.size() && slots[chosen]) list.elems.push_back(std::move(slots[chosen]));
+  } else {
+    size_t used = slots.size();
+    while (used > 0 && !slots[used - 1]) --used;
+    for (size_t i = 0; i < used; ++i)
+      list.elems.push_back(slots[i] ? std::move(slots[i]) : zero_initializer(member_type(type, i), list.loc));
+  }
+  list.type = type;
+}
+
+std::optional<size_t> Sema::Impl::designator_index(Designator& d, const Type* type) {
+  if (!d.field.empty()) {
+    int f = type->is_struct() ? type->decl->field_index(d.field) : -1;
+    if (!type->is_struct())
+      error(d.loc, "field designator '." + d.field + "' in an initialiser of " + quoted(type) +
+                       ", which has no members");
+    else if (f < 0)
+      error(d.loc, quoted(type) + " has no member named '" + d.field + "'");
+    else
+      return static_cast<size_t>(f);
+    return std::nullopt;
+  }
+  if (!type->is_array()) {
+    error(d.loc, (is_aggregate(type) ? "array designator in an initialiser of non-array type "
+                                     : "designator goes into ") +
+                     quoted(type) + (is_aggregate(type) ? "" : ", which has no members"));
+    return std::nullopt;
+  }
+  const Type* it = check_value(d.index);
+  if (it->is_error()) return std::nullopt;
+  if (!it->is_integer()) {
+    error(d.index->loc, "array designator must be an integer, not " + quoted(it));
+    return std::nullopt;
+  }
+  auto v = require_constant(*d.index, "array designator");
+  if (!v) return std::nullopt;
+  if (*v < 0 || (type->count != 0 && static_cast<uint64_t>(*v) >= type->count)) {
+    error(d.index->loc, "array designator index " + std::to_string(*v) + " is outside " + quoted(type));
+    return std::nullopt;
+  }
+  return static_cast<size_t>(*v);
+}
+
+// Applies chain[at…] = value inside `slot`, an already resolved initialiser
+// of `type` (a fully braced list): C99 6.7.8p19's override of one subobject.
+void Sema::Impl::designate_into(ExprPtr& slot, const Type* type, std::vector<Designator>& chain,
+                                size_t at, ExprPtr& value) {
+  Designator& d = chain[at];
+  auto* list = slot->as<InitListExpr>();
+  if (!is_aggregate(type)) {
+    error(d.loc, "designator goes into " + quoted(type) + ", which has no members");
+    return;
+  }
+  if (!list || list->type != type) {
+    error(d.loc, "a designator cannot change part of a member initialised by a whole value");
+    return;
+  }
+  std::optional<size_t> k = designator_index(d, type);
+  if (!k) return;
+  const Type* mt = member_type(type, *k);
+  if (!mt || mt->is_error()) return;
+  size_t index = *k;
+  if (type->is_struct() && type->decl->is_union) {
+    if (list->union_member != static_cast<int>(*k)) list->elems.clear();
+    list->union_member = static_cast<int>(*k);
+    index = 0;
+  }
+  while (list->elems.size() <= index)
+    list->elems.push_back(zero_initializer(member_type(type, type->decl && type->decl->is_union
+                                                                 ? *k
+                                                                 : list->elems.size()),
+                                           d.loc));
+  if (at + 1 < chain.size()) return designate_into(list->elems[index], mt, chain, at + 1, value);
+  std::vector<ExprPtr> one;
+  one.push_back(std::move(value));
+  size_t pos = 0;
+  Restore restore(designated_elems, nullptr);
+  list->elems[index] = take_initializer(one, pos, mt, d.loc);
+}
+
+ExprPtr Sema::Impl::zero_initializer(const Type* type, SourceLoc loc) {
+  if (is_aggregate(type)) {
+    // An empty braced list: every backend zero-fills what a list leaves out.
+    auto l = std::make_unique<InitListExpr>(loc);
+    l->type = type;
+    return l;
+  }
+  auto zero = std::make_unique<IntLit>(loc);
+  zero->type = types.int_type();
+  ExprPtr e = std::move(zero);
+  if (!type->is_error()) convert(e, type, "in initialisation");
+  return e;
 }
 
 ExprPtr Sema::Impl::take_initializer(std::vector<ExprPtr>& elems, size_t& pos, const Type* type,
@@ -136,7 +320,8 @@ ExprPtr Sema::Impl::take_initializer(std::vector<ExprPtr>& elems, size_t& pos, c
     auto sub = std::make_unique<InitListExpr>(cur->loc);
     size_t limit = member_count(type);
     while (pos < elems.size() && sub->elems.size() < limit &&
-           elems[pos]->kind != ExprKind::InitList) {
+           elems[pos]->kind != ExprKind::InitList &&
+           !(designated_elems && pos < designated_elems->size() && (*designated_elems)[pos])) {
       const Type* mt = member_type(type, sub->elems.size());
       if (!mt || mt->is_error()) break;
       ExprPtr leaf = take_initializer(elems, pos, mt, list_loc);
@@ -148,6 +333,12 @@ ExprPtr Sema::Impl::take_initializer(std::vector<ExprPtr>& elems, size_t& pos, c
   }
   if (auto* nested = cur->as<InitListExpr>()) {
     ++pos;
+    if (!nested->designators.empty() && !nested->designators[0].empty()) {
+      error(nested->designators[0][0].loc, "designator in an initialiser of " + quoted(type) +
+                                                ", which has no members");
+      nested->type = err();
+      return std::move(cur);
+    }
     if (nested->elems.size() != 1 || nested->elems[0]->kind == ExprKind::InitList) {
       error(cur->loc, "a " + quoted(type) + " needs a single initialiser, not a list");
       nested->type = err();

@@ -43,7 +43,9 @@ void Sema::Impl::check_stmt(Stmt& s) {
     case StmtKind::Expr: {
       auto& es = *s.as<ExprStmt>();
       if (es.expr) {
+        discarded_expr = es.expr.get();
         const Type* t = check_expr(es.expr);
+        discarded_expr = nullptr;
         if (t->is_stream() && es.expr->kind == ExprKind::Name)
           error(es.expr->loc, "a stream name alone does nothing; did you mean streamPrint?");
       }

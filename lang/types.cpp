@@ -9,6 +9,8 @@ namespace brook {
 
 namespace {
 
+bool union_decl(const ast::StructDecl* d) { return d && d->is_union; }
+
 struct ScalarFacts {
   const char* name;
   uint64_t size;
@@ -79,8 +81,8 @@ std::string Type::name() const {
     case TypeKind::Function:
       break;
     case TypeKind::Struct:
-      if (decl && !decl->name.empty()) return "struct " + decl->name;
-      return "struct <anonymous>";
+      return (union_decl(decl) ? "union " : "struct ") +
+             (decl && !decl->name.empty() ? decl->name : std::string("<anonymous>"));
     case TypeKind::Stream: {
       std::string s = is_iter ? "iter " : "";
       s += elem->name() + "<";
