@@ -98,6 +98,10 @@ class Gen {
   bool restart_pending = false;
   // The kernel's float counters (lang/analysis.hpp): their exact shadows index gathers.
   const analysis::FloatCounters* counters = nullptr;
+  // Floating locals that a real loop (not unrolled) folds into across its
+  // iterations (`acc += a * b`): each lane's chain of dependent adds. If one
+  // of them varies, a wider gang runs more independent chains at once.
+  std::set<const ast::Decl*> accumulators;
 
  private:
   // lanes and masks
