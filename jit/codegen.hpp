@@ -56,6 +56,11 @@ struct MapShape {
   // instruction per 8 lanes on AVX2, which has no 64-bit integer to float
   // conversion (vcvtqq2ps is AVX-512): indexof's lanes.
   bool narrow_columns = false;
+  // Every domain extent and every stream argument's view extent is at most
+  // 2^24: indexof's floats are exact integers, so `img[here + float2(dx,
+  // dy)]` indexes by the integer position plus the counters' shadows
+  // (jit/spmd_exact.cpp), with no run-time exactness test.
+  bool exact_positions = false;
 };
 
 // Emits `entry_name` = the slice function of `kernel` launched with `shape`.

@@ -289,8 +289,8 @@ class JitBackend final : public Backend {
 };
 
 bool operator<(const MapShape& a, const MapShape& b) {
-  return std::tie(a.domain_rank, a.args, a.narrow_columns) <
-         std::tie(b.domain_rank, b.args, b.narrow_columns);
+  return std::tie(a.domain_rank, a.args, a.narrow_columns, a.exact_positions) <
+         std::tie(b.domain_rank, b.args, b.narrow_columns, b.exact_positions);
 }
 
 void JitBackend::run_map(const MapPlan& plan) {
@@ -344,6 +344,17 @@ void JitBackend::run_map(const MapPlan& plan) {
         break;
       }
     }
+  }
+  {
+    constexpr int64_t exact = int64_t{1} << 24;
+    bool ok = std::all_of(domain.begin(), domain.end(), [](int64_t e) { return e <= exact; });
+    for (size_t i = 0; i < rts.size(); ++i) {
+      const ArgRole r = shape.args[i].role;
+      if (r == ArgRole::Input || r == ArgRole::Iter || r == ArgRole::Output)
+        ok = ok && std::all_of(rts[i].extent, rts[i].extent + rts[i].rank,
+                               [](int64_t e) { return e <= exact; });
+    }
+    shape.exact_positions = ok;
   }
   auto key = std::make_pair(&kernel, shape);
   SliceFn fn;

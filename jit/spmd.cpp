@@ -22,12 +22,28 @@ namespace brook::jit {
 using llvm::BasicBlock;
 using llvm::Value;
 
-int spmd_width() {
+namespace {
+// BROOK_JIT_SPMD_WIDTH=4|8|16|32 fixes the gang width of every kernel; 0 when unset.
+int forced_width() {
   if (const char* w = std::getenv("BROOK_JIT_SPMD_WIDTH")) {
     int v = std::atoi(w);
-    if (v == 4 || v == 8 || v == 16) return v;
+    if (v == 4 || v == 8 || v == 16 || v == 32) return v;
   }
-  return 16;
+  return 0;
+}
+// The width of kernels whose real loops fold into a varying float (sgemm's
+// `acc += a * b`): each lane's adds stay in order (the same bits), so one
+// gang is one chain of dependent vector adds, latency-bound; 32 lanes are
+// twice the independent chains per iteration and half the loop's scalar
+// work per lane (bench/whole/sgemm.br: 0.32 -> 0.25 s CPU). Other kernels
+// measured slower at 32 (blur3x3, invert_grey, sgm_path: register
+// pressure of the wider lane vectors), so they keep 16.
+constexpr int kWideWidth = 32;
+}  // namespace
+
+int spmd_width() {
+  const int w = forced_width();
+  return w ? w : 16;
 }
 
 bool spmd_enabled() {
@@ -513,9 +529,10 @@ bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapS
   spmd::LoopSet masked_loops;
   const analysis::FloatCounters counters(kernel);  // its shadows' keys outlive the rounds
   // Each restart marks at least one more local component varying.
+  int width = spmd_width();
   for (int attempt = 0; attempt < 256; ++attempt) {
     Codegen cg(module, fp_relaxed);
-    spmd::Gen gen(cg, kernel, shape, spmd_width(), varying, masked_loops);
+    spmd::Gen gen(cg, kernel, shape, width, varying, masked_loops);
     gen.counters = &counters;
     try {
       gen.emit(entry_name);
@@ -544,9 +561,22 @@ bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapS
       gen.fn->eraseFromParent();
       return false;
     }
+    // A varying accumulator: generate again at the wide width (the varying
+    // set and the masked loops do not depend on the width).
+    if (width != kWideWidth && !forced_width()) {
+      bool chain = false;
+      for (const ast::Decl* d : gen.accumulators)
+        for (int k = 0; k < 4; ++k) chain = chain || varying.count({d, k});
+      if (chain) {
+        gen.fn->eraseFromParent();
+        width = kWideWidth;
+        continue;
+      }
+    }
     if (!module.getNamedMetadata("brook.spmd")) module.getOrInsertNamedMetadata("brook.spmd");
     if (std::getenv("BROOK_JIT_SPMD_DEBUG"))
-      std::fprintf(stderr, "spmd: kernel %s: %d rounds\n", kernel.name.c_str(), attempt + 1);
+      std::fprintf(stderr, "spmd: kernel %s: %d rounds, width %d\n", kernel.name.c_str(),
+                   attempt + 1, width);
     return true;
   }
   return false;

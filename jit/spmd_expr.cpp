@@ -333,8 +333,11 @@ SV Gen::gather(const ast::GatherExpr& e) {
   std::vector<std::pair<Value*, const Type*>> list;  // row first
   // A float counter's component indexes by its shadow when the clamp allows.
   const bool by_counter = counters && !counters->empty() && a.shape->counter_exact;
+  const bool by_position = counters && shape.exact_positions && a.shape->counter_exact;
   auto add = [&](Value* v, const Type* t, const ast::Expr& ix, int comp) {
-    if (Value* s = by_counter ? counter_index(ix, comp) : nullptr) {
+    if (Value* s = by_position ? exact_index(ix, comp) : nullptr) {
+      list.push_back({s, counters->shadow_type()});
+    } else if (Value* s = by_counter ? counter_index(ix, comp) : nullptr) {
       list.push_back({s, counters->shadow_type()});
     } else {
       list.push_back({v, t});
@@ -423,6 +426,14 @@ SV Gen::gather(const ast::GatherExpr& e) {
 // value and the clamp changes nothing. Nothing when the column is not
 // guessed to step by one (the test would only cost code).
 std::optional<std::pair<Value*, Value*>> Gen::consecutive_column(Value* v, const Type* t, Value* extent) {
+  if (auto known = consecutive_.find(v); known != consecutive_.end()) {
+    // Lanes + d (exact_index): consecutive by construction, only the range
+    // is tested, 0 <= u <= extent - W as one unsigned compare.
+    Value* u = known->second;
+    Value* lim = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, b.CreateSub(extent, cg.i64(W - 1)),
+                                         cg.i64(0));
+    return std::make_pair(u, b.CreateICmpULT(u, lim));
+  }
   if (!lane_stride_is_one(v)) return std::nullopt;
   llvm::Type* st = v->getType()->getScalarType();
   Value* first = b.CreateExtractElement(v, uint64_t{0});
@@ -558,6 +569,7 @@ SV Gen::kernel_call(const ast::CallExpr& e) {
     const ast::ParamDecl* p = callee.params[i].get();
     indexof_.erase(p);
     if (bound[i].indexof_of) indexof_[p] = *bound[i].indexof_of;
+    indexof_ids_.erase(p);  // a callee's positions go the float way
     if (p->pkind == ast::ParamKind::Gather) {
       gathers[p] = bound[i].gather;
       continue;

@@ -98,6 +98,10 @@ class Gen {
   bool restart_pending = false;
   // The kernel's float counters (lang/analysis.hpp): their exact shadows index gathers.
   const analysis::FloatCounters* counters = nullptr;
+  // Floating locals that a real loop (not unrolled) folds into across its
+  // iterations (`acc += a * b`): each lane's chain of dependent adds. If one
+  // of them varies, a wider gang runs more independent chains at once.
+  std::set<const ast::Decl*> accumulators;
 
  private:
   // lanes and masks
@@ -168,6 +172,13 @@ class Gen {
   void write_shadow(const ast::Expr& e);
   void init_shadow(const ast::VarDecl& v);
   std::optional<std::pair<llvm::Value*, llvm::Value*>> consecutive_column(llvm::Value* v, const Type* t, llvm::Value* extent);
+  // spmd_exact.cpp: component `comp` of a float gather index as an exact
+  // i64 position (MapShape::exact_positions), or null.
+  llvm::Value* exact_index(const ast::Expr& e, int comp);
+  llvm::Value* position(const ast::Expr& e, int comp, int depth);
+  llvm::Value* integral(const ast::Expr& e, int comp, int depth);
+  llvm::Value* offset(const ast::Expr& e, int comp);
+  bool never_assigned(const ast::Decl* d);
   static bool lane_stride_is_one(llvm::Value* v);  // spmd_memory.cpp
 
   llvm::BasicBlock* alloca_block = nullptr;
@@ -181,6 +192,12 @@ class Gen {
   std::map<const ast::Decl*, Slot> slots;
   std::map<const ast::Decl*, Arg*> gathers;
   std::map<const ast::Decl*, SV> indexof_;
+  // indexof's components as the i64 view positions they convert (null: 0).
+  std::map<const ast::Decl*, std::vector<llvm::Value*>> indexof_ids_;
+  // exact_index values that are the lanes' columns plus a uniform d: their
+  // first lane's value (gang_start + d). They step by one by construction.
+  std::map<llvm::Value*, llvm::Value*> consecutive_;
+  std::map<const ast::Decl*, bool> never_assigned_;
   std::vector<Arg> args_;
   // The enclosing loops: a masked one collects continuing lanes in
   // `cont_slot`; a real one branches to `brk` / `cont` (uniform jumps only).

@@ -369,6 +369,11 @@ void Gen::load_streams() {
                          : llvm::ConstantFP::get(b.getFloatTy(), 0.0));
     }
     indexof_[a.decl] = idx;
+    indexof_ids_[a.decl].clear();
+    for (int c = 0; c < 4; ++c) {
+      int d = s.rank - 1 - c;
+      indexof_ids_[a.decl].push_back(d >= 0 ? ids[static_cast<size_t>(d)] : nullptr);
+    }
     a.index = index;
     if (a.contiguous) a.index = view_index(a, first_pos, nullptr);
     Slot& slot = slots.at(a.decl);

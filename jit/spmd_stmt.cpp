@@ -150,6 +150,84 @@ std::optional<int64_t> counted_trips(const ast::Stmt* init, const ast::Expr* con
   return std::nullopt;
 }
 
+// Whether `e` (through swizzles and conversions sema inserted) names a
+// floating local: the decl, else null.
+const ast::Decl* float_name(const ast::Expr* e) {
+  while (e && e->as<ast::SwizzleExpr>()) e = e->as<ast::SwizzleExpr>()->base.get();
+  while (e && e->as<ast::CastExpr>() && e->as<ast::CastExpr>()->implicit)
+    e = e->as<ast::CastExpr>()->operand.get();
+  const auto* n = e ? e->as<ast::NameExpr>() : nullptr;
+  if (!n || !n->decl || !n->type || !n->type->scalar_of() || !n->type->scalar_of()->is_floating())
+    return nullptr;
+  return n->decl;
+}
+
+// The floating locals that expression statement `e` folds into: `x op= y`
+// or `x = x op y` (op + - *), also in comma lists.
+void fold_targets(const ast::Expr* e, std::set<const ast::Decl*>& out) {
+  if (!e) return;
+  if (const auto* c = e->as<ast::CommaExpr>()) {
+    fold_targets(c->lhs.get(), out);
+    fold_targets(c->rhs.get(), out);
+    return;
+  }
+  const auto* a = e->as<ast::AssignExpr>();
+  if (!a) return;
+  const ast::Decl* d = float_name(a->lhs.get());
+  if (!d) return;
+  using Op = ast::BinaryOp;
+  auto folding = [](Op op) { return op == Op::Add || op == Op::Sub || op == Op::Mul; };
+  if (a->op) {
+    if (folding(*a->op)) out.insert(d);
+    return;
+  }
+  const ast::Expr* r = a->rhs.get();
+  while (r && r->as<ast::CastExpr>() && r->as<ast::CastExpr>()->implicit)
+    r = r->as<ast::CastExpr>()->operand.get();
+  const auto* bin = r ? r->as<ast::BinaryExpr>() : nullptr;
+  if (bin && folding(bin->op) &&
+      (float_name(bin->lhs.get()) == d || float_name(bin->rhs.get()) == d))
+    out.insert(d);
+}
+
+// Every local a loop body folds into (fold_targets), and the locals it
+// declares (fresh each iteration: no chain across iterations).
+void loop_folds(const ast::Stmt& s, std::set<const ast::Decl*>& folds,
+                std::set<const ast::Decl*>& declared) {
+  using K = ast::StmtKind;
+  switch (s.kind) {
+    case K::Compound:
+      for (const auto& c : s.as<ast::CompoundStmt>()->body) loop_folds(*c, folds, declared);
+      return;
+    case K::Expr:
+      fold_targets(s.as<ast::ExprStmt>()->expr.get(), folds);
+      return;
+    case K::Decl:
+      for (const auto& d : s.as<ast::DeclStmt>()->decls) declared.insert(d.get());
+      return;
+    case K::If: {
+      const auto* i = s.as<ast::IfStmt>();
+      loop_folds(*i->then_stmt, folds, declared);
+      if (i->else_stmt) loop_folds(*i->else_stmt, folds, declared);
+      return;
+    }
+    case K::For: {
+      const auto* f = s.as<ast::ForStmt>();
+      if (f->init) loop_folds(*f->init, folds, declared);
+      loop_folds(*f->body, folds, declared);
+      return;
+    }
+    case K::While:
+      loop_folds(*s.as<ast::WhileStmt>()->body, folds, declared);
+      return;
+    case K::Do:
+      loop_folds(*s.as<ast::DoStmt>()->body, folds, declared);
+      return;
+    default:
+      return;
+  }
+}
+
 }  // namespace
 
 // Ctrl-C leaves the whole launch at once, as the row loop's test does (the
@@ -374,6 +452,12 @@ void Gen::loop(const ast::Stmt& loop_stmt, const ast::Stmt* init, const ast::Exp
     // a body that changes the counter still polls from then on.
     std::optional<int64_t> trips = test_first ? counted_trips(init, cond, step) : std::nullopt;
     if (trips && *trips > kUnrollTrips) trips.reset();
+    if (!trips) {
+      std::set<const ast::Decl*> folds, declared;
+      loop_folds(body, folds, declared);
+      for (const ast::Decl* d : folds)
+        if (!declared.count(d)) accumulators.insert(d);
+    }
     Value* trip_slot = nullptr;
     if (trips) {
       trip_slot = entry_alloca(b.getInt32Ty());

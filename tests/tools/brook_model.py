@@ -1438,6 +1438,26 @@ def _(out):
     out.stream_print(r)
 
 
+@test("s5_exact_position_gather")
+def _(out):
+    img = from_list([3, 70], fl([(i * 5 + j * 3) % 13 - 6 for i in range(3) for j in range(70)]))
+    r = Stream([3, 70])
+
+    def taps(inv, cur):
+        here = inv.indexof_out()
+        moved = (here[0] * F(0.5) + F(0.8), here[1])
+        flip = (here[1], here[0])
+        s = gather_v(img, (here[0] + F(1), here[1] + F(0))) + F(2) * gather_v(img, (here[0] - F(3), here[1] - F(-1)))
+        k = F(-2)
+        while k <= F(40):
+            s = s * F(0.5) + gather_v(img, (k + here[0], F(0) + here[1])) - gather_v(img, (here[0] - k, here[1] - F(1)))
+            k = k + F(7)
+        s = s + F(3) * gather_v(img, moved) + F(5) * gather_v(img, flip)
+        return [s]
+    launch([r], [], taps)
+    out.stream_print(r)
+
+
 @test("s5_gather_host_array")
 def _(out):
     table = from_list([5], fl([0.5, 1.5, 2.5, 3.5, 4.5]))

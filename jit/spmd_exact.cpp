@@ -1,0 +1,288 @@
+// Exact gather positions (MapShape::exact_positions). indexof gives float
+// positions, and BrookGPU kernels gather at them plus an integral offset:
+// `img[here + float2(dx, dy)]` with `here = indexof(result).xy` and dx, dy
+// float counters. When every domain and stream view extent is at most 2^24
+// (decided per launch, part of the compiled shape) those floats are exact
+// integers, and the gather indexes by the integer position the float was
+// converted from, plus the offset as an integer. Each rewrite gives the
+// float rule's result (LANGUAGE.md §5: floor(f + 0.25), then the clamp),
+// for gathers whose extents are at most 2^24 + 1 (ArgShape::counter_exact):
+//  - a position P alone: 0 <= P < 2^24 is an exact float, floor(P + 0.25) == P.
+//  - P +- D, D an integral literal, |D| < 2^24: P +- D is an integer below
+//    2^25 in magnitude; fl(P +- D) is it when below 2^24 in magnitude and
+//    otherwise lies on the same side of [0, 2^24] (rounding is monotone and
+//    +-2^24 are floats), so both clamp to the same element.
+//  - P +- k, k a float counter with shadow s (lang/analysis.hpp): while
+//    |s| <= 2^24, k == s and the previous case applies. Counting up past
+//    2^24, k >= 2^24: P + k and P + s both clamp to the last element, P - k
+//    and P - s (P < 2^24) both to 0; counting down symmetrically.
+// The lanes' column plus a uniform offset is then consecutive by
+// construction: the gather's fast path tests only its range (consecutive_).
+// Same rules as the OpenCL printer's (backends/opencl/cl_exact.cpp).
+#include "jit/spmd_impl.hpp"
+
+namespace brook::jit::spmd {
+
+using llvm::Value;
+
+namespace {
+
+constexpr double kExactLimit = 16777216.0;  // 2^24
+
+bool float_based(const Type* t) {
+  return t && t->scalar_of() && t->scalar_of()->kind == TypeKind::Float;
+}
+
+// Whether `e` may write `d` (conservative): an assignment or ++/-- whose
+// target is rooted at d, d's address taken, or d passed to a call (an out
+// parameter may write it).
+bool writes_expr(const ast::Expr* e, const ast::Decl* d);
+
+bool rooted_at(const ast::Expr* e, const ast::Decl* d) {
+  while (e) {
+    if (const auto* s = e->as<ast::SwizzleExpr>()) {
+      e = s->base.get();
+    } else if (const auto* m = e->as<ast::MemberExpr>()) {
+      e = m->base.get();
+    } else if (const auto* i = e->as<ast::IndexExpr>()) {
+      e = i->base.get();
+    } else if (const auto* c = e->as<ast::CastExpr>()) {
+      e = c->operand.get();
+    } else {
+      break;
+    }
+  }
+  const auto* n = e ? e->as<ast::NameExpr>() : nullptr;
+  return n && n->decl == d;
+}
+
+bool writes_children(const ast::Expr& e, const ast::Decl* d) {
+  using K = ast::ExprKind;
+  switch (e.kind) {
+    case K::Unary: {
+      const auto* u = e.as<ast::UnaryExpr>();
+      using Op = ast::UnaryOp;
+      if ((u->op == Op::PreInc || u->op == Op::PreDec || u->op == Op::PostInc ||
+           u->op == Op::PostDec || u->op == Op::AddrOf) &&
+          rooted_at(u->operand.get(), d))
+        return true;
+      return writes_expr(u->operand.get(), d);
+    }
+    case K::Binary: {
+      const auto* x = e.as<ast::BinaryExpr>();
+      return writes_expr(x->lhs.get(), d) || writes_expr(x->rhs.get(), d);
+    }
+    case K::Assign: {
+      const auto* x = e.as<ast::AssignExpr>();
+      return rooted_at(x->lhs.get(), d) || writes_expr(x->lhs.get(), d) ||
+             writes_expr(x->rhs.get(), d);
+    }
+    case K::Conditional: {
+      const auto* x = e.as<ast::ConditionalExpr>();
+      return writes_expr(x->cond.get(), d) || writes_expr(x->then_expr.get(), d) ||
+             writes_expr(x->else_expr.get(), d);
+    }
+    case K::Comma: {
+      const auto* x = e.as<ast::CommaExpr>();
+      return writes_expr(x->lhs.get(), d) || writes_expr(x->rhs.get(), d);
+    }
+    case K::Call:
+      for (const auto& a : e.as<ast::CallExpr>()->args)
+        if (rooted_at(a.get(), d) || writes_expr(a.get(), d)) return true;
+      return false;
+    case K::Construct:
+      for (const auto& a : e.as<ast::ConstructExpr>()->args)
+        if (writes_expr(a.get(), d)) return true;
+      return false;
+    case K::Cast:
+      return writes_expr(e.as<ast::CastExpr>()->operand.get(), d);
+    case K::Index: {
+      const auto* x = e.as<ast::IndexExpr>();
+      return writes_expr(x->base.get(), d) || writes_expr(x->index.get(), d);
+    }
+    case K::Member:
+      return writes_expr(e.as<ast::MemberExpr>()->base.get(), d);
+    case K::Gather:
+      for (const auto& a : e.as<ast::GatherExpr>()->indices)
+        if (writes_expr(a.get(), d)) return true;
+      return false;
+    case K::Swizzle:
+      return writes_expr(e.as<ast::SwizzleExpr>()->base.get(), d);
+    case K::InitList:
+      for (const auto& a : e.as<ast::InitListExpr>()->elems)
+        if (writes_expr(a.get(), d)) return true;
+      return false;
+    default:
+      return false;  // names, literals, sizeof, indexof
+  }
+}
+
+bool writes_expr(const ast::Expr* e, const ast::Decl* d) {
+  return e && writes_children(*e, d);
+}
+
+bool writes_stmt(const ast::Stmt& s, const ast::Decl* d) {
+  using K = ast::StmtKind;
+  switch (s.kind) {
+    case K::Compound:
+      for (const auto& c : s.as<ast::CompoundStmt>()->body)
+        if (writes_stmt(*c, d)) return true;
+      return false;
+    case K::Expr:
+      return writes_expr(s.as<ast::ExprStmt>()->expr.get(), d);
+    case K::Decl:
+      for (const auto& x : s.as<ast::DeclStmt>()->decls)
+        if (const auto* v = x->as<ast::VarDecl>(); v && writes_expr(v->init.get(), d)) return true;
+      return false;
+    case K::If: {
+      const auto* i = s.as<ast::IfStmt>();
+      return writes_expr(i->cond.get(), d) || writes_stmt(*i->then_stmt, d) ||
+             (i->else_stmt && writes_stmt(*i->else_stmt, d));
+    }
+    case K::For: {
+      const auto* f = s.as<ast::ForStmt>();
+      return (f->init && writes_stmt(*f->init, d)) || writes_expr(f->cond.get(), d) ||
+             writes_expr(f->step.get(), d) || writes_stmt(*f->body, d);
+    }
+    case K::While: {
+      const auto* w = s.as<ast::WhileStmt>();
+      return writes_expr(w->cond.get(), d) || writes_stmt(*w->body, d);
+    }
+    case K::Do: {
+      const auto* w = s.as<ast::DoStmt>();
+      return writes_expr(w->cond.get(), d) || writes_stmt(*w->body, d);
+    }
+    case K::Return:
+      return writes_expr(s.as<ast::ReturnStmt>()->value.get(), d);
+    case K::Break:
+    case K::Continue:
+    case K::Empty:
+      return false;
+    default:
+      return true;  // switch and anything else: assume it may
+  }
+}
+
+}  // namespace
+
+bool Gen::never_assigned(const ast::Decl* d) {
+  auto it = never_assigned_.find(d);
+  if (it != never_assigned_.end()) return it->second;
+  const ast::FuncDecl& def = kernel.definition ? *kernel.definition : kernel;
+  const bool never = def.body && !writes_stmt(*def.body, d);
+  never_assigned_[d] = never;
+  return never;
+}
+
+// An exact position: a component of indexof of a stream argument (its i64
+// view position), through swizzles and never-assigned locals initialised
+// with one.
+Value* Gen::position(const ast::Expr& e, int comp, int depth) {
+  if (depth > 8 || !float_based(e.type)) return nullptr;
+  switch (e.kind) {
+    case ast::ExprKind::Indexof: {
+      const auto* op = e.as<ast::IndexofExpr>()->operand.get();
+      const auto* n = op ? op->as<ast::NameExpr>() : nullptr;
+      auto it = n ? indexof_ids_.find(n->decl) : indexof_ids_.end();
+      if (it == indexof_ids_.end() || comp < 0 || comp >= 4) return nullptr;
+      Value* id = it->second[static_cast<size_t>(comp)];
+      return id ? id : cg.i64(0);
+    }
+    case ast::ExprKind::Swizzle: {
+      const auto* sw = e.as<ast::SwizzleExpr>();
+      if (comp >= sw->count) return nullptr;
+      int from = sw->base->type->is_vector() ? sw->comps[static_cast<size_t>(comp)] & 3 : 0;
+      return position(*sw->base, from, depth + 1);
+    }
+    case ast::ExprKind::Name: {
+      // Only the kernel's own locals: never_assigned walks its body.
+      if (!calls.empty()) return nullptr;
+      const auto* v =
+          e.as<ast::NameExpr>()->decl ? e.as<ast::NameExpr>()->decl->as<ast::VarDecl>() : nullptr;
+      if (!v || v->is_global || v->is_static || v->is_stream || !v->init ||
+          v->init->as<ast::InitListExpr>())
+        return nullptr;
+      if (v->type != v->init->type || !never_assigned(v)) return nullptr;
+      return position(*v->init, comp, depth + 1);
+    }
+    default:
+      return nullptr;
+  }
+}
+
+// An integral float constant below 2^24 in magnitude: a literal, a vector
+// of them, a broadcast or negation of one.
+Value* Gen::integral(const ast::Expr& e, int comp, int depth) {
+  if (depth > 8 || !float_based(e.type)) return nullptr;
+  switch (e.kind) {
+    case ast::ExprKind::FloatLit: {
+      const double v = e.as<ast::FloatLit>()->value;
+      if (!(v > -kExactLimit && v < kExactLimit) ||
+          v != static_cast<double>(static_cast<int64_t>(v)))
+        return nullptr;
+      return cg.i64(static_cast<int64_t>(v));
+    }
+    case ast::ExprKind::Unary: {
+      const auto* u = e.as<ast::UnaryExpr>();
+      if (u->op != ast::UnaryOp::Neg && u->op != ast::UnaryOp::Plus) return nullptr;
+      Value* v = integral(*u->operand, comp, depth + 1);
+      if (!v || u->op == ast::UnaryOp::Plus) return v;
+      return b.CreateNeg(v);
+    }
+    case ast::ExprKind::Cast: {
+      const auto* c = e.as<ast::CastExpr>();
+      if (c->cast == ast::CastKind::Broadcast) return integral(*c->operand, 0, depth + 1);
+      return nullptr;
+    }
+    case ast::ExprKind::Construct: {
+      const auto* c = e.as<ast::ConstructExpr>();
+      if (!e.type->is_vector())
+        return c->args.size() == 1 ? integral(*c->args[0], 0, depth + 1) : nullptr;
+      if (c->args.size() != e.type->count) return nullptr;
+      const ast::Expr& arg = *c->args[static_cast<size_t>(comp)];
+      return arg.type->is_vector() ? nullptr : integral(arg, 0, depth + 1);
+    }
+    default:
+      return nullptr;
+  }
+}
+
+// An integral offset beside a position: a float counter's shadow or a constant.
+Value* Gen::offset(const ast::Expr& e, int comp) {
+  if (Value* s = counter_index(e, comp)) return s;
+  return integral(e, comp, 0);
+}
+
+Value* Gen::exact_index(const ast::Expr& e, int comp) {
+  if (!float_based(e.type)) return nullptr;
+  if (Value* s = counter_index(e, comp)) return s;
+  if (const auto* c = e.as<ast::ConstructExpr>();
+      c && e.type->is_vector() && c->args.size() == e.type->count &&
+      !c->args[static_cast<size_t>(comp)]->type->is_vector())
+    return exact_index(*c->args[static_cast<size_t>(comp)], 0);
+  if (Value* p = position(e, comp, 0)) {
+    if (p == lanes) consecutive_[p] = gang_start;
+    return p;
+  }
+  if (Value* d = integral(e, comp, 0)) return d;
+  const auto* bin = e.as<ast::BinaryExpr>();
+  if (!bin || (bin->op != ast::BinaryOp::Add && bin->op != ast::BinaryOp::Sub)) return nullptr;
+  const bool add = bin->op == ast::BinaryOp::Add;
+  Value* p = position(*bin->lhs, comp, 0);
+  Value* d = p ? offset(*bin->rhs, comp) : nullptr;
+  if (!d && add) {
+    p = position(*bin->rhs, comp, 0);
+    d = p ? offset(*bin->lhs, comp) : nullptr;
+  }
+  if (!p || !d) return nullptr;
+  // The offset must be one value for every lane to keep the lanes' run.
+  Value* dd = d;
+  Value* pp = p;
+  unify(pp, dd);
+  Value* r = add ? b.CreateAdd(pp, dd) : b.CreateSub(pp, dd);
+  if (p == lanes && !is_lane(d))
+    consecutive_[r] = add ? b.CreateAdd(gang_start, d) : b.CreateSub(gang_start, d);
+  return r;
+}
+
+}  // namespace brook::jit::spmd
