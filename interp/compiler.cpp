@@ -241,7 +241,7 @@ void Compiler::find_address_taken(const Stmt& s, std::unordered_set<const Decl*>
 // Functions
 
 CompiledFunction* Compiler::function(const FuncDecl* decl) {
-  const FuncDecl* def = decl->definition ? decl->definition : decl;
+  const FuncDecl* def = &decl->defined();
   auto it = functions_.find(def);
   if (it != functions_.end()) return it->second.get();
   return compile_function(def, false);

@@ -130,7 +130,7 @@ Value* Codegen::string_constant(const std::string& s) {
 // Body functions: void body(ctx*, ret*, p0*, idx0*, p1*, idx1*, ...)
 
 llvm::Function* Codegen::body(const ast::FuncDecl& decl) {
-  const ast::FuncDecl& f = decl.definition ? *decl.definition : decl;
+  const ast::FuncDecl& f = decl.defined();
   if (auto it = bodies.find(&f); it != bodies.end()) return it->second;
   if (!f.body) unsupported(f.loc, "calling kernel '" + f.name + "' that has no body");
   std::vector<llvm::Type*> params(2 + 2 * f.params.size(), b.getPtrTy());
@@ -520,7 +520,7 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
   }
   Codegen cg(module, fp_relaxed);
   auto& b = cg.b;
-  const ast::FuncDecl& def = kernel.definition ? *kernel.definition : kernel;
+  const ast::FuncDecl& def = kernel.defined();
   for (size_t i = 0; i < shape.args.size() && i < def.params.size(); ++i)
     if (shape.args[i].role == ArgRole::Gather) {
       cg.gather_ranks[def.params[i].get()] = shape.args[i].rank;
@@ -685,7 +685,7 @@ void emit_fold(llvm::Module& module, const ast::FuncDecl& reducer, int input_par
                const std::string& entry_name, bool fp_relaxed, int lanes) {
   Codegen cg(module, fp_relaxed);
   auto& b = cg.b;
-  const ast::FuncDecl& def = reducer.definition ? *reducer.definition : reducer;
+  const ast::FuncDecl& def = reducer.defined();
   const int64_t es = static_cast<int64_t>(def.params[static_cast<size_t>(input_param)]->type->size);
   for (size_t i = 0; i < params.size() && i < def.params.size(); ++i)
     if (params[i].role == ArgRole::Gather) cg.gather_ranks[def.params[i].get()] = params[i].rank;

@@ -620,7 +620,7 @@ RV Codegen::call(const ast::CallExpr& e) {
 }
 
 RV Codegen::kernel_call(const ast::CallExpr& e) {
-  const ast::FuncDecl& callee = e.func->definition ? *e.func->definition : *e.func;
+  const ast::FuncDecl& callee = e.func->defined();
   // Gather arrays passed through keep the caller's rank.
   for (size_t i = 0; i < callee.params.size() && i < e.args.size(); ++i) {
     if (callee.params[i]->pkind != ast::ParamKind::Gather) continue;

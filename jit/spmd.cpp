@@ -289,7 +289,7 @@ void Gen::emit(const std::string& entry_name) {
   mask_slot = entry_alloca(lane_type(b.getInt1Ty()));
   ret_slot = entry_alloca(lane_type(b.getInt1Ty()));
 
-  const ast::FuncDecl& def = kernel.definition ? *kernel.definition : kernel;
+  const ast::FuncDecl& def = kernel.defined();
   if (!def.body) outside("no body");
   if (def.return_type && !def.return_type->is_void()) outside("kernel with a result");
   Value* launch = fn->getArg(0);

@@ -168,7 +168,7 @@ bool writes_stmt(const ast::Stmt& s, const ast::Decl* d) {
 bool Gen::never_assigned(const ast::Decl* d) {
   auto it = never_assigned_.find(d);
   if (it != never_assigned_.end()) return it->second;
-  const ast::FuncDecl& def = kernel.definition ? *kernel.definition : kernel;
+  const ast::FuncDecl& def = kernel.defined();
   const bool never = def.body && !writes_stmt(*def.body, d);
   never_assigned_[d] = never;
   return never;

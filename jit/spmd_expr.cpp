@@ -7,6 +7,7 @@
 
 #include "jit/abi.hpp"
 #include "jit/spmd_impl.hpp"
+#include "lang/kernel_walk.hpp"
 
 namespace brook::jit::spmd {
 
@@ -15,58 +16,14 @@ using ast::BinaryOp;
 using stdlib::Builtin;
 using stdlib::Sig;
 
-bool side_effect_free(const ast::Expr& e) {
-  using K = ast::ExprKind;
-  auto pure = [](const ast::ExprPtr& x) { return !x || side_effect_free(*x); };
-  switch (e.kind) {
-    case K::Assign: return false;
-    case K::Unary: {
-      const auto* u = e.as<ast::UnaryExpr>();
-      if (u->op == ast::UnaryOp::PreInc || u->op == ast::UnaryOp::PreDec || u->op == ast::UnaryOp::PostInc ||
-          u->op == ast::UnaryOp::PostDec)
-        return false;
-      return pure(u->operand);
-    }
-    case K::Binary: {
-      const auto* x = e.as<ast::BinaryExpr>();
-      return pure(x->lhs) && pure(x->rhs);
-    }
-    case K::Conditional: {
-      const auto* x = e.as<ast::ConditionalExpr>();
-      return pure(x->cond) && pure(x->then_expr) && pure(x->else_expr);
-    }
-    case K::Comma: {
-      const auto* x = e.as<ast::CommaExpr>();
-      return pure(x->lhs) && pure(x->rhs);
-    }
-    case K::Call: {
-      const auto* c = e.as<ast::CallExpr>();
-      if (c->target != ast::CallTarget::Builtin || static_cast<Builtin>(c->builtin) == Builtin::printf ||
-          static_cast<Builtin>(c->builtin) == Builtin::push) return false;
-      for (const auto& a : c->args)
-        if (!pure(a)) return false;
-      return true;
-    }
-    case K::Construct:
-      for (const auto& a : e.as<ast::ConstructExpr>()->args)
-        if (!pure(a)) return false;
-      return true;
-    case K::Cast: return pure(e.as<ast::CastExpr>()->operand);
-    case K::Gather:
-      for (const auto& a : e.as<ast::GatherExpr>()->indices)
-        if (!pure(a)) return false;
-      return true;
-    case K::Swizzle: return pure(e.as<ast::SwizzleExpr>()->base);
-    case K::Index: {
-      const auto* x = e.as<ast::IndexExpr>();
-      return pure(x->base) && pure(x->index);
-    }
-    case K::Member:
-    case K::InitList:
-    case K::Domain:
-    case K::IterInit: return false;
-    default: return true;
-  }
+bool speculable(const ast::Expr& e) {
+  if (!analysis::side_effect_free(e)) return false;
+  bool ok = true;
+  analysis::walk_expr(&e, [&](const ast::Expr& x) {
+    using K = ast::ExprKind;
+    if (x.kind == K::Member || x.kind == K::InitList || x.kind == K::Domain || x.kind == K::IterInit) ok = false;
+  });
+  return ok;
 }
 
 SV Gen::rvalue(const ast::Expr& e) {
@@ -122,7 +79,7 @@ SV Gen::rvalue(const ast::Expr& e) {
     case K::Assign: return assign(*e.as<ast::AssignExpr>());
     case K::Conditional: {
       const auto* c = e.as<ast::ConditionalExpr>();
-      if (e.type->is_void() || !side_effect_free(*c->then_expr) || !side_effect_free(*c->else_expr))
+      if (e.type->is_void() || !speculable(*c->then_expr) || !speculable(*c->else_expr))
         outside("conditional with effects");
       Value* t = truth(rvalue(*c->cond));
       SV x = conv(rvalue(*c->then_expr), e.type);
@@ -190,7 +147,7 @@ SV Gen::rvalue(const ast::Expr& e) {
 SV Gen::binary(const ast::BinaryExpr& e) {
   if (e.op == BinaryOp::LogAnd || e.op == BinaryOp::LogOr) {
     // Both sides are evaluated (no side effects in the right one), then combined.
-    if (!side_effect_free(*e.rhs)) outside("&& / || with effects");
+    if (!speculable(*e.rhs)) outside("&& / || with effects");
     Value* l = truth(rvalue(*e.lhs));
     Value* r = truth(rvalue(*e.rhs));
     unify(l, r);
@@ -532,7 +489,7 @@ Value* Gen::counter_index(const ast::Expr& e, int comp) {
 // take lanes out of the call's mask only, and its result is a slot.
 SV Gen::kernel_call(const ast::CallExpr& e) {
   if (!e.func) outside("call");
-  const ast::FuncDecl& callee = e.func->definition ? *e.func->definition : *e.func;
+  const ast::FuncDecl& callee = e.func->defined();
   if (!callee.body || calls.size() >= 8 || std::find(calls.begin(), calls.end(), &callee) != calls.end() ||
       callee.params.size() != e.args.size())
     outside("call");

@@ -218,6 +218,9 @@ class Gen {
   bool after_return = false;
 };
 
-bool side_effect_free(const ast::Expr& e);
+// Safe to evaluate on every lane whatever the mask (both arms of a ?:, the
+// right side of && / ||, a loop condition): no effects (lang/kernel_walk.hpp)
+// and none of the forms this generator only evaluates under a branch.
+bool speculable(const ast::Expr& e);
 
 }  // namespace brook::jit::spmd

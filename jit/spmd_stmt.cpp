@@ -426,7 +426,7 @@ void Gen::loop(const ast::Stmt& loop_stmt, const ast::Stmt* init, const ast::Exp
                bool test_first) {
   has_loop = true;
   if (init) stmt(*init);
-  const bool pure = !cond || side_effect_free(*cond);
+  const bool pure = !cond || speculable(*cond);
   // Whether the condition varies: evaluate it once in a block nothing reaches.
   bool cond_lane = false;
   if (cond && pure) {

@@ -59,7 +59,4 @@ std::string group_domain_error(const ast::FuncDecl& kernel, std::span<const int6
 // the last dimension, y on the second-last, z on the third-last, 1 elsewhere.
 std::vector<int64_t> group_extents(const ast::FuncDecl& kernel, size_t rank);
 
-// Calls f on e and every expression inside it (lang/analysis.cpp's walker).
-void for_each_subexpr(const ast::Expr* e, const std::function<void(const ast::Expr&)>& f);
-
 }  // namespace brook::analysis

@@ -418,6 +418,9 @@ struct FuncDecl : DeclOf<DeclKind::Func> {
   // The definition this declaration refers to (itself when it has a body);
   // set by sema so calls through a prototype reach the body.
   FuncDecl* definition = nullptr;
+  // What calls reach: the definition, or this declaration while there is none.
+  const FuncDecl& defined() const { return definition ? *definition : *this; }
+  FuncDecl& defined() { return definition ? *definition : *this; }
   // Host functions: the function type (what the name designates), set by sema.
   const Type* type = nullptr;
   // Brook+ `Attribute[GroupSize(x, y, z)]` before a kernel: the sizes as

@@ -75,7 +75,7 @@ std::string Sema::Impl::func_desc() const {
 void Sema::Impl::check_recursion() {
   // A kernel may reach itself only through prototypes or a direct self call;
   // both show up as a cycle among the recorded calls.
-  auto target = [](ast::FuncDecl* f) { return f->definition ? f->definition : f; };
+  auto target = [](ast::FuncDecl* f) { return &f->defined(); };
   std::map<ast::FuncDecl*, std::vector<ast::FuncDecl*>> edges;
   for (const KernelCall& c : kernel_calls) edges[target(c.caller)].push_back(target(c.callee));
   std::set<ast::FuncDecl*> reported;

@@ -112,7 +112,7 @@ const Type* Sema::Impl::check_name(NameExpr& n) {
         return w->type;
       }
     } else
-      error(n.loc, "unknown name '" + n.name + "'");
+      error(n.loc, "unknown name '" + n.name + "'" + suggestion(n.name, NameKind::value));
     return err();
   }
   n.decl = d;
@@ -457,7 +457,7 @@ const Type* Sema::Impl::check_indexof(IndexofExpr& ix) {
   }
   Decl* d = lookup(n->name);
   if (!d) {
-    error(n->loc, "unknown name '" + n->name + "'");
+    error(n->loc, "unknown name '" + n->name + "'" + suggestion(n->name, NameKind::value));
     return err();
   }
   ParamDecl* p = kernel_param(*n);

@@ -114,7 +114,7 @@ const Type* Sema::Impl::check_call(CallExpr& c) {
   if (d) {
     error(callee_loc(c), "'" + c.callee + "' is not a function");
   } else
-    error(callee_loc(c), "unknown function '" + c.callee + "'");
+    error(callee_loc(c), "unknown function '" + c.callee + "'" + suggestion(c.callee, NameKind::function));
   return err();
 }
 

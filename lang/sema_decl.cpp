@@ -20,7 +20,7 @@ const Type* Sema::Impl::resolve_base(TypeSyntax& ts) {
     case TypeSyntax::Base::Named: {
       Decl* d = lookup(ts.name);
       if (auto* td = d ? d->as<TypedefDecl>() : nullptr) return td->type;  // null: already reported
-      error(ts.loc, "unknown type name '" + ts.name + "'");
+      error(ts.loc, "unknown type name '" + ts.name + "'" + suggestion(ts.name, NameKind::type));
       return nullptr;
     }
     case TypeSyntax::Base::Struct: {

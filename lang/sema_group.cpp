@@ -3,6 +3,7 @@
 // restrictions this implementation puts on group kernels. Runs after a
 // kernel's body is checked, so every call is resolved.
 #include "lang/analysis_group.hpp"
+#include "lang/kernel_walk.hpp"
 #include "lang/sema_impl.hpp"
 #include "stdlib/builtins.hpp"
 
@@ -24,12 +25,12 @@ struct GroupChecker {
   size_t last_sync = 0;  // index of the last top-level syncGroup() + 1; 0: none
 
   void expr(const Expr* e, bool top_statement) {
-    analysis::for_each_subexpr(e, [&](const Expr& x) {
+    analysis::walk_expr(e, [&](const Expr& x) {
       const auto* c = x.as<CallExpr>();
       if (!c) return;
       SourceLoc at = c->callee_loc.valid() ? c->callee_loc : c->loc;
       if (c->target == CallTarget::Kernel && c->func) {
-        const FuncDecl* callee = c->func->definition ? c->func->definition : c->func;
+        const FuncDecl* callee = &c->func->defined();
         if (analysis::is_group_kernel(*callee))
           s.error(at, "group kernel '" + callee->name +
                           "' (Attribute[GroupSize(...)]) cannot be called from a kernel");

@@ -44,6 +44,9 @@ struct Sema::Impl {
   void pop_scope() { scopes.pop_back(); }
   ast::Decl* lookup(std::string_view name) const;
   ast::Decl* lookup_tag(std::string_view name) const;
+  // "; did you mean 'count'?" for a misspelt name in scope (lang/suggest.hpp).
+  enum class NameKind { value, function, type };
+  std::string suggestion(std::string_view name, NameKind kind) const;
   // Declares in the innermost scope; reports a redefinition and returns false.
   bool declare(ast::Decl& d);
   void declare_tag(ast::Decl& d) { scopes.back().tags[d.name] = &d; }

@@ -64,7 +64,7 @@ const Type* Sema::Impl::check_unprototyped_call(CallExpr& c, FuncDecl& f, bool i
                         "', which has no prototype here");
   }
   bool discarded = discarded_expr == &c;
-  FuncDecl* def = f.definition ? f.definition : &f;
+  FuncDecl* def = &f.defined();
   if (implicit || !f.return_type) {
     pending_calls[f.name].push_back({&c, implicit, discarded});
     return types.int_type();

@@ -59,7 +59,7 @@ class Session {
     ast::Decl* d = engine_.front_end().sema().lookup_global(name);
     auto* f = d ? d->as<ast::FuncDecl>() : nullptr;
     if (!f || f->fkind != kind) fail(std::string("no ") + what + " named '" + std::string(name) + "'");
-    return f->definition ? f->definition : f;
+    return &f->defined();
   }
 
   // A hidden global of `type` holding `bytes`, one per (position, type) and reused.

@@ -503,7 +503,7 @@ std::string Engine::type_of(std::string name, std::string_view expr) {
   while (!word.empty() && std::isspace(static_cast<unsigned char>(word.front()))) word.remove_prefix(1);
   while (!word.empty() && std::isspace(static_cast<unsigned char>(word.back()))) word.remove_suffix(1);
   if (const ast::Decl* d = impl_->front.sema().lookup_global(word)) {
-    if (const auto* f = d->as<ast::FuncDecl>()) return signature_text(f->definition ? *f->definition : *f);
+    if (const auto* f = d->as<ast::FuncDecl>()) return signature_text(f->defined());
     if (const auto* v = d->as<ast::VarDecl>(); v && v->is_stream) {
       for (const StreamInfo& s : live_streams()) {
         if (s.name != word) continue;

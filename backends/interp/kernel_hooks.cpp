@@ -420,7 +420,7 @@ NodePtr KernelNodes::kernel_builtin(const ast::CallExpr& e, Compiler& c) {
 NodePtr KernelNodes::kernel_call(const ast::CallExpr& e, Compiler& c) {
   SourceLoc loc = e.callee_loc.valid() ? e.callee_loc : e.loc;
   if (!e.func) return make_fail(loc, "call to '" + e.callee + "' cannot be run");
-  const ast::FuncDecl* def = e.func->definition ? e.func->definition : e.func;
+  const ast::FuncDecl* def = &e.func->defined();
   if (!def->body) return make_fail(loc, "kernel '" + def->name + "' is declared but never defined");
   auto n = std::make_unique<KernelCallNode>();
   n->loc = loc;

@@ -345,7 +345,7 @@ std::optional<CountedLoop> counted_loop(const ForStmt& f) {
 }
 
 std::vector<GatherAccess> gather_accesses(const FuncDecl& kernel, bool exact_positions) {
-  const FuncDecl& k = kernel.definition ? *kernel.definition : kernel;
+  const FuncDecl& k = kernel.defined();
   return Analysis(k, exact_positions).run();
 }
 

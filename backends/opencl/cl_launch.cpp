@@ -14,8 +14,6 @@ using namespace ast;
 
 namespace {
 
-const FuncDecl& def_of(const FuncDecl& f) { return f.definition ? *f.definition : f; }
-
 std::string ptr_text(const void* p) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%p", p);
@@ -94,7 +92,7 @@ std::string view_index_helper(ClModule& m) {
 }  // namespace
 
 std::string map_key(const MapPlan& plan) {
-  std::string k = "map " + ptr_text(&def_of(*plan.kernel)) + " r" + std::to_string(plan.domain.size()) +
+  std::string k = "map " + ptr_text(&plan.kernel->defined()) + " r" + std::to_string(plan.domain.size()) +
                   (narrow_ok(plan) ? "n" : "w") + (exact_ok(plan) ? "x" : "f") + (flat_ok(plan) ? "l" : "");
   k += " u";
   for (const auto& [access, inside] : unclamped_accesses(plan)) k += inside ? "1" : "0";
@@ -125,7 +123,7 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
     });
   }
   ClPrinter pr(m);
-  const FuncDecl& k = def_of(*plan.kernel);
+  const FuncDecl& k = plan.kernel->defined();
   std::string fn = pr.function(k);
   const size_t R = plan.domain.size();
   if (R < 1 || R > 4) throw Unsupported{plan.loc, "streams of more than 4 dimensions are not supported"};
@@ -237,7 +235,7 @@ bool contiguous_blocks(const ReducePlan& plan) {
 }  // namespace
 
 std::string reduce_key(const ReducePlan& plan) {
-  std::string k = "reduce " + ptr_text(&def_of(*plan.reducer)) + " " + ptr_text(plan.input.elem) +
+  std::string k = "reduce " + ptr_text(&plan.reducer->defined()) + " " + ptr_text(plan.input.elem) +
                   (canonical_extents(plan.input.extents).size() == 1 ? " r1"
                                                                      : (contiguous_blocks(plan) ? " rc" : " rn"));
   for (const PlanArg& a : plan.extra) k += " " + std::to_string(static_cast<int>(a.role));
@@ -246,7 +244,7 @@ std::string reduce_key(const ReducePlan& plan) {
 
 std::string reduce_source(const ReducePlan& plan, ClModule& m) {
   ClPrinter pr(m);
-  const FuncDecl& f = def_of(*plan.reducer);
+  const FuncDecl& f = plan.reducer->defined();
   std::string fn = pr.function(f);
   const Type* t = f.params.at(static_cast<size_t>(plan.input_param))->type;
   std::string T = m.type_name(t), S = sz(t), ld = m.load_fn(t), st = m.store_fn(t);
@@ -315,7 +313,7 @@ std::string gs_key(const GatherScatterPlan& plan) {
   return std::string(plan.is_scatter ? "scatter " : "gather ") + ptr_text(plan.values.elem) + " " +
          ptr_text(plan.index.elem) + " " + ptr_text(plan.array.elem) + " " +
          std::to_string(canonical_extents(plan.array.extents).size()) + " " +
-         std::to_string(plan.builtin_op) + " " + ptr_text(plan.op ? &def_of(*plan.op) : nullptr);
+         std::to_string(plan.builtin_op) + " " + ptr_text(plan.op ? &plan.op->defined() : nullptr);
 }
 
 std::string gs_source(const GatherScatterPlan& plan, ClModule& m) {
@@ -347,7 +345,7 @@ std::string gs_source(const GatherScatterPlan& plan, ClModule& m) {
        "      __global uchar* vp = vals + vs * " + S + ";\n";
   if (plan.op) {
     ClPrinter pr(m);
-    const FuncDecl& f = def_of(*plan.op);
+    const FuncDecl& f = plan.op->defined();
     std::string fn = pr.function(f);
     std::vector<const ParamDecl*> streams;
     for (const auto& p : f.params)

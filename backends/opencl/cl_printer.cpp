@@ -13,8 +13,6 @@ namespace {
 
 std::string pad(int indent) { return std::string(static_cast<size_t>(indent) * 2, ' '); }
 
-const FuncDecl& definition_of(const FuncDecl& f) { return f.definition ? *f.definition : f; }
-
 bool mentions(const Stmt* s, const Expr* e, const ParamDecl& p) {
   bool found = false;
   auto on_expr = [&](const Expr& x) {
@@ -33,7 +31,7 @@ bool mentions(const Stmt* s, const Expr* e, const ParamDecl& p) {
 std::string ClPrinter::function_name(const FuncDecl& f) { return "brook_k_" + f.name; }
 
 bool ClPrinter::reads_before_write(const FuncDecl& f, const ParamDecl& out) {
-  const FuncDecl& def = definition_of(f);
+  const FuncDecl& def = f.defined();
   if (!def.body) return true;
   // Only a whole-element assignment at the top level, before anything else
   // touches the output, makes its old value dead.
@@ -50,7 +48,7 @@ bool ClPrinter::reads_before_write(const FuncDecl& f, const ParamDecl& out) {
 }
 
 std::string ClPrinter::function(const FuncDecl& decl) {
-  const FuncDecl& f = definition_of(decl);
+  const FuncDecl& f = decl.defined();
   std::string name = function_name(f);
   if (m_.has_helper(name)) return name;
   if (in_progress_.count(&f)) throw Unsupported{f.loc, "kernel '" + f.name + "' calls itself"};

@@ -302,7 +302,7 @@ std::string ClPrinter::construct_from_parts(const ConstructExpr& c) {
 
 std::string ClPrinter::kernel_call(const CallExpr& e) {
   if (!e.func) throw Unsupported{e.loc, "call to '" + e.callee + "' is not resolved"};
-  const FuncDecl& callee = e.func->definition ? *e.func->definition : *e.func;
+  const FuncDecl& callee = e.func->defined();
   if (callee.fkind != FuncKind::Kernel)
     throw Unsupported{e.loc, "'" + e.callee + "' cannot be called inside a kernel"};
   std::string name = function(callee);

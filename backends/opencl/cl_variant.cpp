@@ -14,14 +14,6 @@ namespace brook::opencl {
 
 using namespace ast;
 
-namespace {
-
-const FuncDecl& def_of(const FuncDecl& f) {
-  return f.definition ? *f.definition : f;
-}
-
-}  // namespace
-
 std::optional<GatherShape> gather_shape(const Extents& view_ext, const Extents& stream_ext,
                                         const Extents& offset, int rank) {
   std::vector<int64_t> strides(stream_ext.size(), 1);
@@ -80,7 +72,7 @@ bool exact_ok(const MapPlan& plan) {
     return std::all_of(e.begin(), e.end(), [&](int64_t x) { return x <= limit; });
   };
   if (!small(plan.domain)) return false;
-  const FuncDecl& k = def_of(*plan.kernel);
+  const FuncDecl& k = plan.kernel->defined();
   for (const PlanArg& a : plan.args) {
     if (a.role == ArgRole::Constant) continue;
     const Extents& e =
@@ -103,7 +95,7 @@ bool exact_ok(const MapPlan& plan) {
 // at this launch's extents (cl_bounds.hpp): those print without a clamp.
 std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan) {
   std::vector<std::pair<GatherAccess, bool>> out;
-  const FuncDecl& k = def_of(*plan.kernel);
+  const FuncDecl& k = plan.kernel->defined();
   std::vector<int64_t> comps(plan.domain.rbegin(),
                              plan.domain.rend());  // component 0 = last dimension
   for (const GatherAccess& g : gather_accesses(k, exact_ok(plan))) {
@@ -136,53 +128,34 @@ std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& pla
 
 namespace {
 
-// Whether `f` or a kernel it calls reads the invocation's position (indexof,
-// instance(), or printf, whose records carry it).
-bool uses_position(const FuncDecl& fn, std::set<const FuncDecl*>& seen) {
-  const FuncDecl& f = def_of(fn);
-  if (!seen.insert(&f).second || !f.body) return false;
+// Whether the kernel, or a kernel function it calls, reads its position:
+// indexof, instance(), or printf and push (whose order follows positions).
+bool uses_position(const FuncDecl& kernel) {
   bool uses = false;
-  walk(
-      f.body.get(),
-      [&](const Expr& e) {
-        if (e.kind == ExprKind::Indexof) uses = true;
-        auto* c = e.as<CallExpr>();
-        if (!c) return;
-        if (c->target == CallTarget::Builtin) {
-          auto b = static_cast<stdlib::Builtin>(c->builtin);
-          if (b == stdlib::Builtin::instance || b == stdlib::Builtin::printf || b == stdlib::Builtin::push) uses = true;
-        } else if (c->func && uses_position(*c->func, seen)) {
-          uses = true;
-        }
-      },
-      [](const Stmt&) {});
+  analysis::walk_with_callees(kernel, [&](const Expr& e) {
+    if (e.kind == ExprKind::Indexof) uses = true;
+    const auto* c = e.as<CallExpr>();
+    if (!c || c->target != CallTarget::Builtin) return;
+    auto b = static_cast<stdlib::Builtin>(c->builtin);
+    if (b == stdlib::Builtin::instance || b == stdlib::Builtin::printf || b == stdlib::Builtin::push) uses = true;
+  });
   return uses;
 }
 
-bool uses_instance(const FuncDecl& fn, std::set<const FuncDecl*>& seen) {
-  const FuncDecl& f = def_of(fn);
-  if (!seen.insert(&f).second || !f.body) return false;
+bool uses_instance(const FuncDecl& kernel) {
   bool uses = false;
-  walk(
-      f.body.get(),
-      [&](const Expr& e) {
-        auto* c = e.as<CallExpr>();
-        if (!c) return;
-        if (c->target == CallTarget::Builtin) {
-          if (static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::instance) uses = true;
-        } else if (c->func && uses_instance(*c->func, seen)) {
-          uses = true;
-        }
-      },
-      [](const Stmt&) {});
+  analysis::walk_with_callees(kernel, [&](const Expr& e) {
+    const auto* c = e.as<CallExpr>();
+    if (c && c->target == CallTarget::Builtin && static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::instance)
+      uses = true;
+  });
   return uses;
 }
 
 }  // namespace
 
 std::array<int32_t, 4> variant_instance_offset(const MapPlan& plan) {
-  std::set<const FuncDecl*> seen;
-  if (!uses_instance(*plan.kernel, seen)) return {0, 0, 0, 0};
+  if (!uses_instance(*plan.kernel)) return {0, 0, 0, 0};
   return instance_offset(plan);
 }
 
@@ -199,8 +172,7 @@ bool flat_ok(const MapPlan& plan) {
       if (d > 0 && a.view.stream_extents[d] != plan.domain[d]) return false;
     }
   }
-  std::set<const FuncDecl*> seen;
-  return !uses_position(*plan.kernel, seen);
+  return !uses_position(*plan.kernel);
 }
 
 }  // namespace brook::opencl

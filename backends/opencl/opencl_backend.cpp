@@ -107,7 +107,7 @@ class OpenCLBackend final : public Backend {
       params.push_back(a.param);
       bounds.push_back(a.vout_bound);
     }
-    const ast::FuncDecl& k = plan.kernel->definition ? *plan.kernel->definition : *plan.kernel;
+    const ast::FuncDecl& k = plan.kernel->defined();
     const Compiled& c = compile(opencl::map_key(plan), k.name, plan.loc, "kernel '" + plan.kernel->name + "'",
                                 [&](ClModule& m) { return opencl::map_source(plan, m); });
     std::string which;
@@ -486,7 +486,7 @@ void set_extra(ArgSetter& set, const PlanArg& a, const ast::ParamDecl& p, Source
 }
 
 void OpenCLBackend::run_map(const MapPlan& plan) {
-  const ast::FuncDecl& k = plan.kernel->definition ? *plan.kernel->definition : *plan.kernel;
+  const ast::FuncDecl& k = plan.kernel->defined();
   if (analysis::is_group_kernel(k))
     if (std::string e = analysis::group_domain_error(k, plan.domain); !e.empty())
       throw PlanError{plan.loc, e};
@@ -559,7 +559,7 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
 }
 
 void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result) {
-  const ast::FuncDecl& f = plan.reducer->definition ? *plan.reducer->definition : *plan.reducer;
+  const ast::FuncDecl& f = plan.reducer->defined();
   Compiled& c = compile(opencl::reduce_key(plan), f.name, plan.loc, "reduce function '" + plan.reducer->name + "'",
                         [&](ClModule& m) { return opencl::reduce_source(plan, m); });
   const Type* t = f.params.at(static_cast<size_t>(plan.input_param))->type;

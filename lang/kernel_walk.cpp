@@ -1,6 +1,8 @@
-#include "backends/opencl/cl_walk.hpp"
+#include "lang/kernel_walk.hpp"
 
-namespace brook::opencl {
+#include "stdlib/builtins.hpp"
+
+namespace brook::analysis {
 
 using namespace ast;
 
@@ -20,7 +22,7 @@ void walk_expr(const Expr* e, const std::function<void(const Expr&)>& f) {
       walk_expr(e->as<AssignExpr>()->rhs.get(), f);
       break;
     case ExprKind::Conditional: {
-      auto* c = e->as<ConditionalExpr>();
+      const auto* c = e->as<ConditionalExpr>();
       walk_expr(c->cond.get(), f);
       walk_expr(c->then_expr.get(), f);
       walk_expr(c->else_expr.get(), f);
@@ -31,10 +33,11 @@ void walk_expr(const Expr* e, const std::function<void(const Expr&)>& f) {
       walk_expr(e->as<CommaExpr>()->rhs.get(), f);
       break;
     case ExprKind::Call:
-      for (auto& a : e->as<CallExpr>()->args) walk_expr(a.get(), f);
+      walk_expr(e->as<CallExpr>()->callee_expr.get(), f);
+      for (const auto& a : e->as<CallExpr>()->args) walk_expr(a.get(), f);
       break;
     case ExprKind::Construct:
-      for (auto& a : e->as<ConstructExpr>()->args) walk_expr(a.get(), f);
+      for (const auto& a : e->as<ConstructExpr>()->args) walk_expr(a.get(), f);
       break;
     case ExprKind::Cast:
       walk_expr(e->as<CastExpr>()->operand.get(), f);
@@ -45,7 +48,7 @@ void walk_expr(const Expr* e, const std::function<void(const Expr&)>& f) {
       break;
     case ExprKind::Gather:
       walk_expr(e->as<GatherExpr>()->param.get(), f);
-      for (auto& a : e->as<GatherExpr>()->indices) walk_expr(a.get(), f);
+      for (const auto& a : e->as<GatherExpr>()->indices) walk_expr(a.get(), f);
       break;
     case ExprKind::Member:
       walk_expr(e->as<MemberExpr>()->base.get(), f);
@@ -53,40 +56,38 @@ void walk_expr(const Expr* e, const std::function<void(const Expr&)>& f) {
     case ExprKind::Swizzle:
       walk_expr(e->as<SwizzleExpr>()->base.get(), f);
       break;
-    case ExprKind::Indexof:
-      break;  // a position, not a read of the stream's value
     case ExprKind::InitList:
-      for (auto& a : e->as<InitListExpr>()->elems) walk_expr(a.get(), f);
+      for (const auto& a : e->as<InitListExpr>()->elems) walk_expr(a.get(), f);
       break;
     default:
-      break;
+      break;  // Indexof names a position, not a value of the stream
   }
 }
 
 void walk(const Stmt* s, const std::function<void(const Expr&)>& on_expr,
           const std::function<void(const Stmt&)>& on_stmt) {
   if (!s) return;
-  on_stmt(*s);
+  if (on_stmt) on_stmt(*s);
   switch (s->kind) {
     case StmtKind::Compound:
-      for (auto& b : s->as<CompoundStmt>()->body) walk(b.get(), on_expr, on_stmt);
+      for (const auto& b : s->as<CompoundStmt>()->body) walk(b.get(), on_expr, on_stmt);
       break;
     case StmtKind::Expr:
       walk_expr(s->as<ExprStmt>()->expr.get(), on_expr);
       break;
     case StmtKind::Decl:
-      for (auto& d : s->as<DeclStmt>()->decls)
-        if (auto* v = d->as<VarDecl>()) walk_expr(v->init.get(), on_expr);
+      for (const auto& d : s->as<DeclStmt>()->decls)
+        if (const auto* v = d->as<VarDecl>()) walk_expr(v->init.get(), on_expr);
       break;
     case StmtKind::If: {
-      auto* i = s->as<IfStmt>();
+      const auto* i = s->as<IfStmt>();
       walk_expr(i->cond.get(), on_expr);
       walk(i->then_stmt.get(), on_expr, on_stmt);
       walk(i->else_stmt.get(), on_expr, on_stmt);
       break;
     }
     case StmtKind::For: {
-      auto* f = s->as<ForStmt>();
+      const auto* f = s->as<ForStmt>();
       walk(f->init.get(), on_expr, on_stmt);
       walk_expr(f->cond.get(), on_expr);
       walk_expr(f->step.get(), on_expr);
@@ -113,11 +114,31 @@ void walk(const Stmt* s, const std::function<void(const Expr&)>& on_expr,
   }
 }
 
-}  // namespace brook::opencl
+namespace {
 
-namespace brook::opencl {
+void walk_function(const FuncDecl& fn, const std::function<void(const Expr&)>& on_expr,
+                   std::set<const FuncDecl*>& seen) {
+  const FuncDecl& f = fn.defined();
+  if (!seen.insert(&f).second || !f.body) return;
+  walk(f.body.get(), [&](const Expr& e) {
+    on_expr(e);
+    if (const auto* c = e.as<CallExpr>(); c && c->target != CallTarget::Builtin && c->func) {
+      walk_function(*c->func, on_expr, seen);
+    }
+  });
+}
 
-using namespace ast;
+bool changes(const UnaryExpr& u) {
+  return u.op != UnaryOp::Plus && u.op != UnaryOp::Neg && u.op != UnaryOp::Not &&
+         u.op != UnaryOp::BitNot;
+}
+
+}  // namespace
+
+void walk_with_callees(const FuncDecl& f, const std::function<void(const Expr&)>& on_expr) {
+  std::set<const FuncDecl*> seen;
+  walk_function(f, on_expr, seen);
+}
 
 const Decl* root_of(const Expr* e) {
   while (e) {
@@ -143,53 +164,37 @@ const Decl* root_of(const Expr* e) {
   return nullptr;
 }
 
-namespace {
-
-bool changes(const UnaryExpr& u) {
-  return u.op != UnaryOp::Plus && u.op != UnaryOp::Neg && u.op != UnaryOp::Not &&
-         u.op != UnaryOp::BitNot;
-}
-
-}  // namespace
-
-bool may_assign(const Stmt* s, const Decl& v) {
-  bool assigned = false;
-  auto on_expr = [&](const Expr& x) {
-    if (auto* a = x.as<AssignExpr>(); a && root_of(a->lhs.get()) == &v) assigned = true;
-    if (auto* u = x.as<UnaryExpr>(); u && changes(*u) && root_of(u->operand.get()) == &v)
-      assigned = true;
-    if (auto* c = x.as<CallExpr>())
-      for (const ExprPtr& arg : c->args)
-        if (root_of(arg.get()) == &v) assigned = true;
-  };
-  walk(s, on_expr, [](const Stmt&) {});
-  return assigned;
-}
-
 std::set<const Decl*> assigned_decls(const Stmt* s) {
   std::set<const Decl*> out;
   auto add = [&](const Expr* e) {
     if (const Decl* d = root_of(e)) out.insert(d);
   };
-  walk(
-      s,
-      [&](const Expr& x) {
-        if (auto* a = x.as<AssignExpr>()) add(a->lhs.get());
-        if (auto* u = x.as<UnaryExpr>(); u && changes(*u)) add(u->operand.get());
-        if (auto* c = x.as<CallExpr>())
-          for (const ExprPtr& arg : c->args) add(arg.get());
-      },
-      [](const Stmt&) {});
+  walk(s, [&](const Expr& x) {
+    if (const auto* a = x.as<AssignExpr>()) add(a->lhs.get());
+    if (const auto* u = x.as<UnaryExpr>(); u && changes(*u)) add(u->operand.get());
+    if (const auto* c = x.as<CallExpr>())
+      for (const ExprPtr& arg : c->args) add(arg.get());
+  });
   return out;
+}
+
+bool may_assign(const Stmt* s, const Decl& v) {
+  return assigned_decls(s).count(&v) != 0;
 }
 
 bool side_effect_free(const Expr& e) {
   bool pure = true;
   walk_expr(&e, [&](const Expr& x) {
-    if (x.kind == ExprKind::Assign || x.kind == ExprKind::Call) pure = false;
-    if (auto* u = x.as<UnaryExpr>(); u && changes(*u)) pure = false;
+    if (x.kind == ExprKind::Assign) pure = false;
+    if (const auto* u = x.as<UnaryExpr>(); u && changes(*u)) pure = false;
+    if (const auto* c = x.as<CallExpr>()) {
+      const auto b = static_cast<stdlib::Builtin>(c->builtin);
+      if (c->target != CallTarget::Builtin || b == stdlib::Builtin::printf ||
+          b == stdlib::Builtin::push)
+        pure = false;
+    }
   });
   return pure;
 }
 
-}  // namespace brook::opencl
+}  // namespace brook::analysis
