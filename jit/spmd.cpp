@@ -478,7 +478,10 @@ bool reads_children(const ast::Expr& e, const ast::Decl* d) {
 
 bool reads_expr(const ast::Expr* e, const ast::Decl* d) { return e && reads_children(*e, d); }
 
-// Whether statement `s` may read `d` (conservative: any read anywhere).
+// Whether statement `s` may read `d` (conservative: any read anywhere). The
+// JIT stores only the lanes that wrote an output (Slot::written), so "may it
+// be read" is all it needs; the OpenCL printer stores its private copy whole
+// and asks a different question (ClPrinter::reads_before_write).
 bool reads_name(const ast::Stmt& s, const ast::Decl* d) {
   using K = ast::StmtKind;
   switch (s.kind) {

@@ -20,6 +20,7 @@
 // construction: the gather's fast path tests only its range (consecutive_).
 // Same rules as the OpenCL printer's (backends/opencl/cl_exact.cpp).
 #include "jit/spmd_impl.hpp"
+#include "lang/kernel_walk.hpp"
 
 namespace brook::jit::spmd {
 
@@ -33,143 +34,14 @@ bool float_based(const Type* t) {
   return t && t->scalar_of() && t->scalar_of()->kind == TypeKind::Float;
 }
 
-// Whether `e` may write `d` (conservative): an assignment or ++/-- whose
-// target is rooted at d, d's address taken, or d passed to a call (an out
-// parameter may write it).
-bool writes_expr(const ast::Expr* e, const ast::Decl* d);
-
-bool rooted_at(const ast::Expr* e, const ast::Decl* d) {
-  while (e) {
-    if (const auto* s = e->as<ast::SwizzleExpr>()) {
-      e = s->base.get();
-    } else if (const auto* m = e->as<ast::MemberExpr>()) {
-      e = m->base.get();
-    } else if (const auto* i = e->as<ast::IndexExpr>()) {
-      e = i->base.get();
-    } else if (const auto* c = e->as<ast::CastExpr>()) {
-      e = c->operand.get();
-    } else {
-      break;
-    }
-  }
-  const auto* n = e ? e->as<ast::NameExpr>() : nullptr;
-  return n && n->decl == d;
-}
-
-bool writes_children(const ast::Expr& e, const ast::Decl* d) {
-  using K = ast::ExprKind;
-  switch (e.kind) {
-    case K::Unary: {
-      const auto* u = e.as<ast::UnaryExpr>();
-      using Op = ast::UnaryOp;
-      if ((u->op == Op::PreInc || u->op == Op::PreDec || u->op == Op::PostInc ||
-           u->op == Op::PostDec || u->op == Op::AddrOf) &&
-          rooted_at(u->operand.get(), d))
-        return true;
-      return writes_expr(u->operand.get(), d);
-    }
-    case K::Binary: {
-      const auto* x = e.as<ast::BinaryExpr>();
-      return writes_expr(x->lhs.get(), d) || writes_expr(x->rhs.get(), d);
-    }
-    case K::Assign: {
-      const auto* x = e.as<ast::AssignExpr>();
-      return rooted_at(x->lhs.get(), d) || writes_expr(x->lhs.get(), d) ||
-             writes_expr(x->rhs.get(), d);
-    }
-    case K::Conditional: {
-      const auto* x = e.as<ast::ConditionalExpr>();
-      return writes_expr(x->cond.get(), d) || writes_expr(x->then_expr.get(), d) ||
-             writes_expr(x->else_expr.get(), d);
-    }
-    case K::Comma: {
-      const auto* x = e.as<ast::CommaExpr>();
-      return writes_expr(x->lhs.get(), d) || writes_expr(x->rhs.get(), d);
-    }
-    case K::Call:
-      for (const auto& a : e.as<ast::CallExpr>()->args)
-        if (rooted_at(a.get(), d) || writes_expr(a.get(), d)) return true;
-      return false;
-    case K::Construct:
-      for (const auto& a : e.as<ast::ConstructExpr>()->args)
-        if (writes_expr(a.get(), d)) return true;
-      return false;
-    case K::Cast:
-      return writes_expr(e.as<ast::CastExpr>()->operand.get(), d);
-    case K::Index: {
-      const auto* x = e.as<ast::IndexExpr>();
-      return writes_expr(x->base.get(), d) || writes_expr(x->index.get(), d);
-    }
-    case K::Member:
-      return writes_expr(e.as<ast::MemberExpr>()->base.get(), d);
-    case K::Gather:
-      for (const auto& a : e.as<ast::GatherExpr>()->indices)
-        if (writes_expr(a.get(), d)) return true;
-      return false;
-    case K::Swizzle:
-      return writes_expr(e.as<ast::SwizzleExpr>()->base.get(), d);
-    case K::InitList:
-      for (const auto& a : e.as<ast::InitListExpr>()->elems)
-        if (writes_expr(a.get(), d)) return true;
-      return false;
-    default:
-      return false;  // names, literals, sizeof, indexof
-  }
-}
-
-bool writes_expr(const ast::Expr* e, const ast::Decl* d) {
-  return e && writes_children(*e, d);
-}
-
-bool writes_stmt(const ast::Stmt& s, const ast::Decl* d) {
-  using K = ast::StmtKind;
-  switch (s.kind) {
-    case K::Compound:
-      for (const auto& c : s.as<ast::CompoundStmt>()->body)
-        if (writes_stmt(*c, d)) return true;
-      return false;
-    case K::Expr:
-      return writes_expr(s.as<ast::ExprStmt>()->expr.get(), d);
-    case K::Decl:
-      for (const auto& x : s.as<ast::DeclStmt>()->decls)
-        if (const auto* v = x->as<ast::VarDecl>(); v && writes_expr(v->init.get(), d)) return true;
-      return false;
-    case K::If: {
-      const auto* i = s.as<ast::IfStmt>();
-      return writes_expr(i->cond.get(), d) || writes_stmt(*i->then_stmt, d) ||
-             (i->else_stmt && writes_stmt(*i->else_stmt, d));
-    }
-    case K::For: {
-      const auto* f = s.as<ast::ForStmt>();
-      return (f->init && writes_stmt(*f->init, d)) || writes_expr(f->cond.get(), d) ||
-             writes_expr(f->step.get(), d) || writes_stmt(*f->body, d);
-    }
-    case K::While: {
-      const auto* w = s.as<ast::WhileStmt>();
-      return writes_expr(w->cond.get(), d) || writes_stmt(*w->body, d);
-    }
-    case K::Do: {
-      const auto* w = s.as<ast::DoStmt>();
-      return writes_expr(w->cond.get(), d) || writes_stmt(*w->body, d);
-    }
-    case K::Return:
-      return writes_expr(s.as<ast::ReturnStmt>()->value.get(), d);
-    case K::Break:
-    case K::Continue:
-    case K::Empty:
-      return false;
-    default:
-      return true;  // switch and anything else: assume it may
-  }
-}
-
 }  // namespace
 
 bool Gen::never_assigned(const ast::Decl* d) {
   auto it = never_assigned_.find(d);
   if (it != never_assigned_.end()) return it->second;
   const ast::FuncDecl& def = kernel.defined();
-  const bool never = def.body && !writes_stmt(*def.body, d);
+  // Conservative (lang/kernel_walk.hpp): any assignment, ++/--, & or call argument rooted at d.
+  const bool never = def.body && !analysis::may_assign(def.body.get(), *d);
   never_assigned_[d] = never;
   return never;
 }

@@ -30,6 +30,10 @@ bool mentions(const Stmt* s, const Expr* e, const ParamDecl& p) {
 
 std::string ClPrinter::function_name(const FuncDecl& f) { return "brook_k_" + f.name; }
 
+// Whether the output's old value is observable: read, or stored back unchanged
+// because an early return left it unwritten (the private copy is stored
+// whole). The JIT stores written lanes only and asks just "may it be read"
+// (jit/spmd.cpp, reads_name).
 bool ClPrinter::reads_before_write(const FuncDecl& f, const ParamDecl& out) {
   const FuncDecl& def = f.defined();
   if (!def.body) return true;
