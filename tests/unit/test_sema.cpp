@@ -7,28 +7,13 @@
 
 #include "lang/ast.hpp"
 #include "lang/frontend.hpp"
+#include "tests/unit/sema_checked.hpp"
 
 using namespace brook;
 
 namespace {
 
-struct Checked {
-  FrontEnd fe;
-  FrontEnd::Unit unit;
-  explicit Checked(std::string src) { unit = fe.load_source("t.br", std::move(src)); }
-  bool ok() const { return unit.status == FrontEnd::Status::ok; }
-  // Every diagnostic message, one per line, without locations.
-  std::string messages() {
-    std::string out;
-    for (const Diagnostic& d : fe.diagnostics().diagnostics()) {
-      if (!out.empty()) out += "\n";
-      out += d.message;
-    }
-    return out;
-  }
-  size_t errors() { return fe.diagnostics().error_count(); }
-  const ast::Program& program() const { return *fe.programs().back(); }
-};
+using test::Checked;
 
 // The type of `expr` evaluated after the declarations in `decls`, at top level.
 std::string type_of(const std::string& decls, const std::string& expr) {

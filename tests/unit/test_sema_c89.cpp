@@ -6,30 +6,13 @@
 
 #include "lang/ast.hpp"
 #include "lang/frontend.hpp"
+#include "tests/unit/sema_checked.hpp"
 
 using namespace brook;
 
 namespace {
 
-struct Checked {
-  FrontEnd fe;
-  FrontEnd::Unit unit;
-  explicit Checked(std::string src) { unit = fe.load_source("t.br", std::move(src)); }
-  bool ok() const { return unit.status == FrontEnd::Status::ok; }
-  // "error: …" / "warning: …" per diagnostic, one per line, without locations.
-  std::string messages() {
-    std::string out;
-    for (const Diagnostic& d : fe.diagnostics().diagnostics()) {
-      if (!out.empty()) out += "\n";
-      out += d.severity == Severity::warning ? "warning: "
-             : d.severity == Severity::note  ? "note: "
-                                             : "error: ";
-      out += d.message;
-    }
-    return out;
-  }
-  const ast::Program& program() const { return *fe.programs().back(); }
-};
+using test::Checked;
 
 const ast::VarDecl* find_var(const ast::Program& p, const std::string& name) {
   for (const auto& item : p.items)
@@ -52,13 +35,13 @@ const ast::FuncDecl* find_func(const ast::Program& p, const std::string& name) {
 TEST_CASE("sema: an implicit declaration is a warning when the definition agrees") {
   Checked c("int main() { return twice(3) + twice(4); }\nint twice(int x) { return 2 * x; }\n");
   CHECK(c.ok());
-  CHECK(c.messages() == "warning: implicit declaration of function 'twice'");
+  CHECK(c.labelled_messages() == "warning: implicit declaration of function 'twice'");
 }
 
 TEST_CASE("sema: an implicit declaration conflicts with a definition of another type") {
   Checked c("int main() { return (int)halve(2.0); }\ndouble halve(double x) { return x / 2; }\n");
   CHECK(!c.ok());
-  CHECK(c.messages() ==
+  CHECK(c.labelled_messages() ==
         "warning: implicit declaration of function 'halve'\n"
         "error: conflicting types for 'halve': it returns 'double', not 'int', but the call at "
         "line 1 declared it implicitly as 'int halve()'\n"
@@ -71,24 +54,24 @@ TEST_CASE("sema: implicit calls pass promoted arguments, checked against the def
   Checked bad("int main() { return f(1); }\nint f(double d) { return 0; }\n");
   CHECK(!bad.ok());
   CHECK(
-      bad.messages().find("argument 1 of 'f' has type 'int' after the default promotions, but its "
+      bad.labelled_messages().find("argument 1 of 'f' has type 'int' after the default promotions, but its "
                           "definition at line 2 takes 'double'") != std::string::npos);
   Checked narrow("int main() { return f(1.5f); }\nint f(float x) { return 0; }\n");
-  CHECK(narrow.messages().find("parameter 'x' has type 'float', which a call without a prototype "
+  CHECK(narrow.labelled_messages().find("parameter 'x' has type 'float', which a call without a prototype "
                                "passes as 'double'") != std::string::npos);
 }
 
 TEST_CASE("sema: K&R definitions declare their parameters after the list") {
   Checked c("float scale(x, n) float x; { return x * n; }\nfloat y = scale(2.0f, 3);\n");
   CHECK(c.ok());
-  CHECK(c.messages() == "warning: type of 'n' defaults to 'int'");
+  CHECK(c.labelled_messages() == "warning: type of 'n' defaults to 'int'");
   const ast::FuncDecl* f = find_func(c.program(), "scale");
   REQUIRE(f);
   CHECK(f->old_style);
   CHECK(f->params[0]->type->name() == "float");
   CHECK(f->params[1]->type->name() == "int");
   Checked bad("float scale(x) float x; { return x; }\nfloat y = scale(2);\n");
-  CHECK(bad.messages().find("takes 'float' (passed as 'double')") != std::string::npos);
+  CHECK(bad.labelled_messages().find("takes 'float' (passed as 'double')") != std::string::npos);
 }
 
 TEST_CASE("sema: union layout puts every member at offset 0") {
@@ -100,7 +83,7 @@ TEST_CASE("sema: union layout puts every member at offset 0") {
   CHECK(u->type->size == 16);
   CHECK(u->type->align == 8);
   for (const auto& f : u->type->decl->fields) CHECK(f.offset == 0);
-  CHECK(Checked("union U { int i; }; struct U* p;").messages() ==
+  CHECK(Checked("union U { int i; }; struct U* p;").labelled_messages() ==
         "error: 'U' is a union, not a struct");
 }
 
@@ -127,6 +110,6 @@ TEST_CASE("sema: library functions have addresses of their C types") {
       "double (*f)(double) = sin;\nfloat (*g)(float) = sqrtf;\nint (*a)(int) = abs;\n"
       "unsigned long (*n)(const char*) = strlen;\n");
   CHECK(c.ok());
-  CHECK(Checked("int (*p)(const char*, ...) = printf;").messages().find("variable argument list") !=
+  CHECK(Checked("int (*p)(const char*, ...) = printf;").labelled_messages().find("variable argument list") !=
         std::string::npos);
 }

@@ -7,25 +7,13 @@
 
 #include "lang/ast.hpp"
 #include "lang/frontend.hpp"
+#include "tests/unit/sema_checked.hpp"
 
 using namespace brook;
 
 namespace {
 
-struct Checked {
-  FrontEnd fe;
-  FrontEnd::Unit unit;
-  explicit Checked(std::string src) { unit = fe.load_source("t.br", std::move(src)); }
-  bool ok() const { return unit.status == FrontEnd::Status::ok; }
-  std::string messages() {
-    std::string out;
-    for (const Diagnostic& d : fe.diagnostics().diagnostics()) {
-      if (!out.empty()) out += "\n";
-      out += d.message;
-    }
-    return out;
-  }
-};
+using test::Checked;
 
 // The type of the last expression statement of kernel `k`'s body.
 std::string kernel_type_of(const std::string& params, const std::string& body) {
