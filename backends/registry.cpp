@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "backends/environment.hpp"
 #include "backends/interp/interp_backend.hpp"
 #ifdef BROOK_HAVE_JIT
 #include "jit/jit_backend.hpp"
@@ -23,14 +24,20 @@ std::unique_ptr<Backend> make_interp(const BackendOptions& options) {
 }
 
 #ifdef BROOK_HAVE_JIT
+// The environment is read here, once per backend made (backends/environment.hpp).
 std::unique_ptr<Backend> make_jit(const BackendOptions& options) {
   JitOptions o;
-  o.threads = options.threads;
-  o.use_disk_cache = options.use_disk_cache;
+  o.threads = options.threads > 0 ? options.threads
+                                  : static_cast<int>(environment::number("BROOK_THREADS").value_or(0));
+  if (options.use_disk_cache) o.cache_dir = environment::cache_dir("");
   o.profile = options.profile;
   o.output = options.output;
   o.fp_relaxed = options.fp_relaxed;
+  o.tuning = JitTuning::from_environment();
   return make_jit_backend(o);
+}
+std::string emit_llvm_text(const ast::Program& program, bool fp_relaxed, std::string_view only) {
+  return jit_emit_llvm(program, fp_relaxed, only, JitTuning::from_environment());
 }
 std::string jit_version() {
   return "LLVM " + jit_llvm_version() + " (jit backend)\n";
@@ -41,8 +48,15 @@ std::string jit_version() {
 std::unique_ptr<Backend> make_opencl(const BackendOptions& options) {
   OpenCLOptions o;
   o.device = options.device;
+  if (o.device < 0) {
+    auto env = environment::text("BROOK_OPENCL_DEVICE");
+    auto index = environment::number("BROOK_OPENCL_DEVICE");
+    if (env && !index) throw OpenCLSetupError("BROOK_OPENCL_DEVICE must be a device index, not '" + *env + "'");
+    o.device = static_cast<int>(index.value_or(0));
+  }
   o.output = options.output;
-  o.use_disk_cache = options.use_disk_cache;
+  if (options.use_disk_cache) o.cache_dir = environment::cache_dir("opencl");
+  o.dump_dir = environment::text("BROOK_OPENCL_DUMP").value_or("");
   return make_opencl_backend(o);  // throws OpenCLSetupError with a ready message
 }
 std::string emit_opencl_text(const ast::Program& program, bool, std::string_view only) {
@@ -70,7 +84,7 @@ constexpr BackendInfo kBackends[] = {
      .make = make_jit,
      .preference = 2,
      .emit_stage = "llvm",
-     .emit = jit_emit_llvm,
+     .emit = emit_llvm_text,
      .profile_report = jit_profile_report,
      .devices = nullptr,
      .version = jit_version},

@@ -56,7 +56,6 @@ struct Session {
     }
     JitOptions o;
     o.threads = g_threads;
-    o.use_disk_cache = false;
     be = make_jit_backend(o);
   }
   const ast::FuncDecl* func(const std::string& name) const {

@@ -511,10 +511,10 @@ void verify(llvm::Module& m) {
 }  // namespace
 
 void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape& shape,
-              const std::string& entry_name, bool fp_relaxed) {
+              const std::string& entry_name, bool fp_relaxed, const SpmdTuning& spmd) {
   // Work-group kernels take the scalar path (jit/groups.hpp).
-  if (spmd_enabled() && !analysis::is_group_kernel(kernel) &&
-      emit_map_spmd(module, kernel, shape, entry_name, fp_relaxed)) {
+  if (spmd.enabled && !analysis::is_group_kernel(kernel) &&
+      emit_map_spmd(module, kernel, shape, entry_name, fp_relaxed, spmd)) {
     verify(module);
     return;
   }

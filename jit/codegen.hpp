@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backends/plan.hpp"
+#include "jit/jit_tuning.hpp"
 #include "lang/ast.hpp"
 
 namespace llvm {
@@ -63,9 +64,10 @@ struct MapShape {
   bool exact_positions = false;
 };
 
-// Emits `entry_name` = the slice function of `kernel` launched with `shape`.
+// Emits `entry_name` = the slice function of `kernel` launched with `shape`:
+// SPMD code where jit/spmd.hpp can and `spmd` allows, else a scalar loop.
 void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape& shape,
-              const std::string& entry_name, bool fp_relaxed);
+              const std::string& entry_name, bool fp_relaxed, const SpmdTuning& spmd);
 
 // Emits `entry_name` = the fold function of `reducer`. `extra` describes every
 // parameter (input and reduce parameters included, their shapes unused).

@@ -51,12 +51,6 @@ extern "C" void brook_jit_push(void* ctx, int64_t param, const void* value, int6
 
 namespace {
 
-std::string default_cache_dir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/brook";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/brook";
-  return "";
-}
-
 // This thread's CPU time: on a loaded machine wall time also counts the
 // time other processes held the cores.
 double thread_cpu_ms() {
@@ -332,15 +326,17 @@ struct JitCompiler::Impl {
   }
 };
 
-JitCompiler::JitCompiler(bool use_disk_cache) : impl_(std::make_unique<Impl>()) {
+JitCompiler::JitCompiler(const JitTuning& tuning, std::string cache_dir)
+    : impl_(std::make_unique<Impl>()), cache_dir_(std::move(cache_dir)), dump_(tuning.dump),
+      phases_(tuning.phases) {
   static std::once_flag init;
-  std::call_once(init, [] {
+  std::call_once(init, [&] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
-    // BROOK_JIT_LLVM_ARGS: LLVM's own options, for experiments (as `opt`/`llc` take them).
-    if (const char* a = std::getenv("BROOK_JIT_LLVM_ARGS"); a && *a) {
+    // LLVM's own options, for experiments (as `opt`/`llc` take them).
+    if (!tuning.llvm_args.empty()) {
       std::vector<std::string> words{"brook"};
-      std::istringstream in(a);
+      std::istringstream in(tuning.llvm_args);
       for (std::string w; in >> w;) words.push_back(w);
       std::vector<const char*> argv;
       for (const auto& w : words) argv.push_back(w.c_str());
@@ -358,8 +354,8 @@ JitCompiler::JitCompiler(bool use_disk_cache) : impl_(std::make_unique<Impl>()) 
     // still take SelectionDAG); 10% less code generation time on winograd.
     impl_->tm_large->setFastISel(true);
   }
-  if (const char* p = std::getenv("BROOK_JIT_PIPELINE"); p && *p) impl_->scalar_pipeline = p;
-  if (const char* p = std::getenv("BROOK_JIT_SPMD_PIPELINE"); p && *p) impl_->spmd_pipeline = impl_->spmd_large_pipeline = p;
+  if (!tuning.scalar_pipeline.empty()) impl_->scalar_pipeline = tuning.scalar_pipeline;
+  if (!tuning.spmd_pipeline.empty()) impl_->spmd_pipeline = impl_->spmd_large_pipeline = tuning.spmd_pipeline;
   std::string err;
   impl_->have_libmvec = !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1", &err);
   impl_->jit = check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "creating LLJIT");
@@ -385,7 +381,6 @@ JitCompiler::JitCompiler(bool use_disk_cache) : impl_(std::make_unique<Impl>()) 
       << impl_->tm->getTargetCPU().str() << ";" << impl_->tm->getTargetFeatureString().str() << ";mvec"
       << impl_->have_libmvec;
   impl_->cpu_key = key.str();
-  if (use_disk_cache) cache_dir_ = default_cache_dir();
 }
 
 JitCompiler::~JitCompiler() = default;
@@ -403,15 +398,13 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-// BROOK_JIT_PHASES=1: one line per compile on stderr, the thread's CPU ms in
+// JitTuning::phases: one line per compile on stderr, the thread's CPU ms in
 // each phase (wall time on a loaded machine also counts other processes'
 // turns on the cores), then the wall and CPU totals.
 struct Phases {
   using Clock = std::chrono::steady_clock;
-  bool on = [] {
-    const char* d = std::getenv("BROOK_JIT_PHASES");
-    return d && *d == '1';
-  }();
+  bool on;
+  explicit Phases(bool report) : on(report) {}
   Clock::time_point start = Clock::now(), end = start;
   double cpu0 = thread_cpu_ms(), cpu_last = cpu0;
   std::string line;
@@ -459,13 +452,13 @@ void write_atomically(const std::string& dir, const std::string& path, const llv
 
 JitCompiler::Result JitCompiler::get(const Emit& emit) {
   std::lock_guard lock(mu_);
-  Phases phases;
+  Phases phases(phases_);
   llvm::LLVMContext context;
   auto module = impl_->new_module(context);
   emit(*module, "brook_entry");
   phases.mark("ir");
-  // BROOK_JIT_DUMP=1: the unoptimised IR of each module, for `opt` experiments.
-  if (const char* d = std::getenv("BROOK_JIT_DUMP"); d && *d == '1') module->print(llvm::errs(), nullptr);
+  // The unoptimised IR of each module, for `opt` experiments.
+  if (dump_ == 1) module->print(llvm::errs(), nullptr);
   const uint64_t h = impl_->hash(*module);
   std::string entry = "brook_entry_" + hex(h);
   if (auto it = impl_->loaded.find(h); it != impl_->loaded.end()) return {it->second, false, 0};
@@ -498,9 +491,8 @@ JitCompiler::Result JitCompiler::get(const Emit& emit) {
     const bool large = Impl::large(*module);
     if (phases.on) phases.line += " instructions " + std::to_string(instruction_count(*module)) + (large ? " large" : "");
     impl_->optimize(*module, large);
-    // BROOK_JIT_DUMP=2: the optimised IR, what the code generator gets.
-    if (const char* d = std::getenv("BROOK_JIT_DUMP"); d && *d == '2')
-      module->print(llvm::errs(), nullptr);
+    // The optimised IR, what the code generator gets.
+    if (dump_ == 2) module->print(llvm::errs(), nullptr);
     phases.mark("opt");
     object = impl_->codegen(*module, large);
     phases.mark("codegen");

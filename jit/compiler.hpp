@@ -4,16 +4,16 @@
 // compiled-object cache on disk keyed by a hash of the unoptimised IR, the
 // pipelines, the LLVM version and the CPU, so a second run compiles nothing.
 //
-// Developer knobs (environment): BROOK_JIT_PHASES=1 prints each compile's
-// phases (CPU ms) on stderr; BROOK_JIT_PIPELINE / BROOK_JIT_SPMD_PIPELINE
-// replace the pipelines (`opt -passes=` syntax); BROOK_JIT_LLVM_ARGS passes
-// options to LLVM (e.g. -time-passes); BROOK_JIT_DUMP=1 prints the IR.
+// Developer knobs (phase times, pipelines, LLVM options, IR dumps) come in
+// a JitTuning (jit/jit_tuning.hpp).
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+
+#include "jit/jit_tuning.hpp"
 
 namespace llvm {
 class Module;
@@ -23,7 +23,8 @@ namespace brook::jit {
 
 class JitCompiler {
  public:
-  explicit JitCompiler(bool use_disk_cache);
+  // Objects persist under `cache_dir` (none when empty).
+  JitCompiler(const JitTuning& tuning, std::string cache_dir);
   ~JitCompiler();
   JitCompiler(const JitCompiler&) = delete;
   JitCompiler& operator=(const JitCompiler&) = delete;
@@ -62,6 +63,8 @@ class JitCompiler {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string cache_dir_;
+  int dump_ = 0;
+  bool phases_ = false;
   std::mutex mu_;
 };
 

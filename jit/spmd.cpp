@@ -23,14 +23,6 @@ using llvm::BasicBlock;
 using llvm::Value;
 
 namespace {
-// BROOK_JIT_SPMD_WIDTH=4|8|16|32 fixes the gang width of every kernel; 0 when unset.
-int forced_width() {
-  if (const char* w = std::getenv("BROOK_JIT_SPMD_WIDTH")) {
-    int v = std::atoi(w);
-    if (v == 4 || v == 8 || v == 16 || v == 32) return v;
-  }
-  return 0;
-}
 // The width of kernels whose real loops fold into a varying float (sgemm's
 // `acc += a * b`): each lane's adds stay in order (the same bits), so one
 // gang is one chain of dependent vector adds, latency-bound; 32 lanes are
@@ -39,17 +31,8 @@ int forced_width() {
 // measured slower at 32 (blur3x3, invert_grey, sgm_path: register
 // pressure of the wider lane vectors), so they keep 16.
 constexpr int kWideWidth = 32;
+constexpr int kDefaultWidth = 16;
 }  // namespace
-
-int spmd_width() {
-  const int w = forced_width();
-  return w ? w : 16;
-}
-
-bool spmd_enabled() {
-  const char* e = std::getenv("BROOK_JIT_SPMD");
-  return !(e && std::string(e) == "0");
-}
 
 namespace spmd {
 
@@ -523,7 +506,7 @@ bool reads_name(const ast::Stmt& s, const ast::Decl* d) {
 }  // namespace spmd
 
 bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape& shape,
-                   const std::string& entry_name, bool fp_relaxed) {
+                   const std::string& entry_name, bool fp_relaxed, const SpmdTuning& tuning) {
   // Scatter outputs (§12) store to computed positions that lanes may share:
   // the scalar path keeps them plain stores.
   for (const auto& p : kernel.params)
@@ -532,7 +515,7 @@ bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapS
   spmd::LoopSet masked_loops;
   const analysis::FloatCounters counters(kernel);  // its shadows' keys outlive the rounds
   // Each restart marks at least one more local component varying.
-  int width = spmd_width();
+  int width = tuning.width ? tuning.width : kDefaultWidth;
   for (int attempt = 0; attempt < 256; ++attempt) {
     Codegen cg(module, fp_relaxed);
     spmd::Gen gen(cg, kernel, shape, width, varying, masked_loops);
@@ -545,7 +528,7 @@ bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapS
       continue;
     } catch (const spmd::NotInSubset& e) {
       if (gen.fn) gen.fn->eraseFromParent();
-      if (std::getenv("BROOK_JIT_SPMD_DEBUG"))
+      if (tuning.debug)
         std::fprintf(stderr, "spmd: kernel %s: scalar path (%s)\n", kernel.name.c_str(), e.why.c_str());
       return false;
     } catch (const CodegenError&) {
@@ -560,13 +543,13 @@ bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapS
     // Straight-line kernels that call libm (black_scholes) are faster on the
     // scalar path, whose loop vectoriser calls libmvec's vector versions;
     // measured equal or better on SPMD: everything else (bench/RESULTS.md).
-    if (!gen.has_loop && cg.libm_calls > 0 && !std::getenv("BROOK_JIT_SPMD_ALWAYS")) {
+    if (!gen.has_loop && cg.libm_calls > 0 && !tuning.always) {
       gen.fn->eraseFromParent();
       return false;
     }
     // A varying accumulator: generate again at the wide width (the varying
     // set and the masked loops do not depend on the width).
-    if (width != kWideWidth && !forced_width()) {
+    if (width != kWideWidth && !tuning.width) {
       bool chain = false;
       for (const ast::Decl* d : gen.accumulators)
         for (int k = 0; k < 4; ++k) chain = chain || varying.count({d, k});
@@ -577,7 +560,7 @@ bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapS
       }
     }
     if (!module.getNamedMetadata("brook.spmd")) module.getOrInsertNamedMetadata("brook.spmd");
-    if (std::getenv("BROOK_JIT_SPMD_DEBUG"))
+    if (tuning.debug)
       std::fprintf(stderr, "spmd: kernel %s: %d rounds, width %d\n", kernel.name.c_str(),
                    attempt + 1, width);
     return true;

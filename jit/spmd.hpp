@@ -9,19 +9,16 @@
 #include <string>
 
 #include "jit/codegen.hpp"
+#include "jit/jit_tuning.hpp"
 
 namespace brook::jit {
 
-// Gang width used for 32-bit data (BROOK_JIT_SPMD_WIDTH overrides: 4, 8, 16).
-int spmd_width();
-
-// Whether the SPMD generator may be used at all (BROOK_JIT_SPMD=0 turns it off).
-bool spmd_enabled();
-
 // Emits `entry_name` as an SPMD slice function and returns true, or returns
 // false (leaving `module` as it was) when the kernel uses something outside
-// the SPMD subset; the caller then emits the scalar element loop.
+// the SPMD subset; the caller then emits the scalar element loop. The gang
+// is 16 lanes for 32-bit data, 32 for kernels with a varying accumulator,
+// unless `tuning` fixes the width.
 bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape& shape,
-                   const std::string& entry_name, bool fp_relaxed);
+                   const std::string& entry_name, bool fp_relaxed, const SpmdTuning& tuning);
 
 }  // namespace brook::jit

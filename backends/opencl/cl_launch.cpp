@@ -1,5 +1,6 @@
 #include "backends/opencl/cl_launch.hpp"
 
+#include "backends/opencl/cl_args.hpp"
 #include "backends/opencl/cl_groups.hpp"
 
 #include <cstdio>
@@ -38,9 +39,10 @@ std::string zero_decl(ClModule& m, const Type* t, const std::string& name) {
   return "  " + T + " " + name + ";\n  brook_zero((__private uchar*)&" + name + ", sizeof(" + name + "));\n";
 }
 
-// Kernel parameters, preparation and call arguments for a constant or gather.
+// Preparation and call arguments for a constant or gather (its parameters
+// are cl_args.cpp's extra_args).
 struct Extra {
-  std::string params, prep, call;
+  std::string prep, call;
 };
 
 Extra extra_arg(const PlanArg& a, const ParamDecl& p, ClModule& m, const std::string& n) {
@@ -50,17 +52,14 @@ Extra extra_arg(const PlanArg& a, const ParamDecl& p, ClModule& m, const std::st
     if (!e) e = element_of(p.type);
     // A scatter output (§12) is a gather the kernel stores through.
     const std::string ptr = p.scatter ? "__global uchar* " : "__global const uchar* ";
-    x.params = ", " + ptr + n + ", long " + n + "_base, long4 " + n + "_ext, long4 " + n + "_str";
     x.prep = "  " + ptr + n + "_g = " + n + " + " + n + "_base * " + sz(e) + ";\n";
     x.call = ", " + n + "_g, BROOK_I4(" + n + "_ext), BROOK_I4(" + n + "_str)";
     return x;
   }
   if (p.type->is_array()) throw Unsupported{p.loc, "array constants are not supported by the OpenCL backend"};
   if (p.type->is_scalar()) {
-    x.params = ", " + m.type_name(p.type) + " " + n;
     x.call = ", " + n;
   } else {
-    x.params = ", __global const uchar* " + n;
     x.prep = "  " + m.type_name(p.type) + " " + n + "_v = " + m.load_fn(p.type) + "(" + n + ");\n";
     x.call = ", " + n + "_v";
   }
@@ -127,7 +126,7 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
   std::string fn = pr.function(k);
   const size_t R = plan.domain.size();
   if (R < 1 || R > 4) throw Unsupported{plan.loc, "streams of more than 4 dimensions are not supported"};
-  std::string params = "__global uint* brook_pbuf, volatile __global int* brook_stop, long brook_d0, long brook_d1, long brook_d2, long brook_d3";
+  const std::string params = parameter_list(map_args(plan), m);
   const bool group = analysis::is_group_kernel(k);
   const GroupLaunch gl = group ? group_launch(k, m) : GroupLaunch{};
   std::string body = gl.prologue;
@@ -160,7 +159,6 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
     std::string n = "a" + std::to_string(a.param);
     if (a.role == ArgRole::Constant || a.role == ArgRole::Gather) {
       Extra x = extra_arg(a, prm, m, n);
-      params += x.params;
       body += x.prep;
       call += x.call;
       continue;
@@ -168,9 +166,6 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
     const Type* t = prm.type;
     const size_t V = a.map.size();
     bool out = a.role == ArgRole::Output;
-    params += std::string(out ? ", __global uchar* " : ", __global const uchar* ") + n + ", long " + n +
-              "_base, long4 " + n + "_str";
-    if (!out) params += ", long4 " + n + "_num, long4 " + n + "_den";
     std::string sidx = "(brook_i)" + n + "_base";
     std::vector<std::string> ix;
     for (size_t d = 0; d < V; ++d) {
@@ -248,14 +243,13 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
   std::string fn = pr.function(f);
   const Type* t = f.params.at(static_cast<size_t>(plan.input_param))->type;
   std::string T = m.type_name(t), S = sz(t), ld = m.load_fn(t), st = m.store_fn(t);
-  std::string xparams, xprep;
+  std::string xprep;
   std::vector<std::string> call_args(f.params.size());
   call_args[static_cast<size_t>(plan.input_param)] = ", x, (float4)(0.0f), (int4)(0)";
   call_args[static_cast<size_t>(plan.reduce_param)] = ", &acc, (float4)(0.0f), (int4)(0)";
   for (const PlanArg& a : plan.extra) {
     std::string n = "a" + std::to_string(a.param);
     Extra x = extra_arg(a, *f.params.at(static_cast<size_t>(a.param)), m, n);
-    xparams += x.params;
     xprep += x.prep;
     call_args.at(static_cast<size_t>(a.param)) = x.call;
   }
@@ -264,9 +258,7 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
   call += ");\n";
   bool one_d = canonical_extents(plan.input.extents).size() == 1;
   std::string first =
-      "__kernel void brook_reduce_first(__global uint* brook_pbuf, volatile __global int* brook_stop, __global const uchar* src, long base,"
-      " long4 ext, long4 str, long4 oext, long4 blk, long G, long nchunks, long B, __global uchar* dst" +
-      xparams + ") {\n  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
+      "__kernel void brook_reduce_first(" + parameter_list(reduce_first_args(plan, 0, 0, 0), m) + ") {\n  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
       "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, B);\n";
   if (one_d) {
     first += "  __global const uchar* s = src + (base + o * B * str.s3) * " + S + ";\n"
@@ -295,16 +287,14 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
   first += "  " + st + "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n";
   m.add_function(first);
   m.add_function(
-      "__kernel void brook_reduce_next(__global uint* brook_pbuf, volatile __global int* brook_stop, __global const uchar* src, long n,"
-      " long G, long nchunks, __global uchar* dst" + xparams + ") {\n"
+      "__kernel void brook_reduce_next(" + parameter_list(reduce_next_args(plan, 0, 0, 0), m) + ") {\n"
       "  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
       "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, n);\n"
       "  " + T + " acc = " + ld + "(src + (o * n + k) * " + S + ");\n"
       "  for (++k; k < kend; ++k) {\n    " + T + " x = " + ld + "(src + (o * n + k) * " + S + ");\n" +
       call + "  }\n  " + st + "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n");
   std::string vi = view_index_helper(m);
-  m.add_function("__kernel void brook_reduce_store(__global const uchar* src, __global uchar* out, long base,"
-                 " long4 ext, long4 str) {\n  long o = get_global_id(0);\n  " + st + "(out + " + vi +
+  m.add_function("__kernel void brook_reduce_store(" + parameter_list(reduce_store_args(plan), m) + ") {\n  long o = get_global_id(0);\n  " + st + "(out + " + vi +
                  "(o, ext, str, base) * " + S + ", " + ld + "(src + o * " + S + "));\n}\n");
   return m.source();
 }
@@ -378,9 +368,7 @@ std::string gs_source(const GatherScatterPlan& plan, ClModule& m) {
     }
   }
   b += "    }\n  }\n";
-  m.add_function("__kernel void brook_gs(__global uint* brook_pbuf, volatile __global int* brook_stop, __global uchar* vals, long vbase, long4 vext,"
-                 " long4 vstr, __global const uchar* idx, long ibase, long4 iext, long4 istr,"
-                 " __global uchar* arr, long abase, long4 aext, long4 astr, long n, __global long* err) {\n" +
+  m.add_function("__kernel void brook_gs(" + parameter_list(gs_args(plan), m) + ") {\n" +
                  b + "}\n");
   return m.source();
 }

@@ -28,12 +28,6 @@ uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ull) {
   return h;
 }
 
-std::string default_cache_dir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/brook/opencl";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/brook/opencl";
-  return {};
-}
-
 // A driver's compiler runs inside this process; if it crashes (PoCL's clang
 // has segfaulted on generated code), the process cannot go on, but it must
 // not die unannounced: while a build runs, fatal signals first print which
@@ -112,16 +106,9 @@ std::string describe_device(const cl::Device& d) {
   }
 }
 
-ClRuntime::ClRuntime(int device_index, bool use_disk_cache) : use_disk_cache_(use_disk_cache) {
-  if (device_index < 0) {
-    device_index = 0;
-    if (const char* env = std::getenv("BROOK_OPENCL_DEVICE"); env && *env) {
-      char* end = nullptr;
-      long v = std::strtol(env, &end, 10);
-      if (*end != '\0' || v < 0) throw ClError("BROOK_OPENCL_DEVICE must be a device index, not '" + std::string(env) + "'");
-      device_index = static_cast<int>(v);
-    }
-  }
+ClRuntime::ClRuntime(int device_index, std::string cache_dir, std::string dump_dir)
+    : cache_dir_(std::move(cache_dir)), dump_dir_(std::move(dump_dir)) {
+  if (device_index < 0) throw ClError("OpenCL device indices start at 0, not " + std::to_string(device_index));
   std::vector<cl::Device> devices = all_devices();
   if (devices.empty()) {
     throw ClError("no OpenCL platform or device found (install an OpenCL driver, e.g. pocl-opencl-icd)");
@@ -139,11 +126,6 @@ ClRuntime::ClRuntime(int device_index, bool use_disk_cache) : use_disk_cache_(us
   } catch (const cl::Error& e) {
     throw ClError("cannot open OpenCL device " + std::to_string(device_index) + ": " + err_text(e));
   }
-  if (use_disk_cache_) {
-    if (const char* env = std::getenv("BROOK_CACHE"); env && std::string(env) == "0") use_disk_cache_ = false;
-    cache_dir_ = default_cache_dir();
-    if (cache_dir_.empty()) use_disk_cache_ = false;
-  }
 }
 
 cl::Program& ClRuntime::program(const std::string& source, const std::string& what) {
@@ -158,14 +140,13 @@ cl::Program& ClRuntime::program(const std::string& source, const std::string& wh
   char name[40];
   std::snprintf(name, sizeof name, "%016llx.bin",
                 static_cast<unsigned long long>(fnv1a(source, fnv1a(ident))));
-  // BROOK_OPENCL_DUMP=DIR: every generated program lands in DIR/<hash>.cl (for reading what PoCL gets).
-  if (const char* dump = std::getenv("BROOK_OPENCL_DUMP"); dump && *dump) {
-    std::ofstream(std::filesystem::path(dump) / (std::string(name, 16) + ".cl")) << source;
-  }
-  std::filesystem::path cached = use_disk_cache_ ? std::filesystem::path(cache_dir_) / name : std::filesystem::path();
+  // Every generated program lands in DUMP/<hash>.cl (for reading what PoCL gets).
+  if (!dump_dir_.empty()) std::ofstream(std::filesystem::path(dump_dir_) / (std::string(name, 16) + ".cl")) << source;
+  const bool use_disk_cache = !cache_dir_.empty();
+  std::filesystem::path cached = use_disk_cache ? std::filesystem::path(cache_dir_) / name : std::filesystem::path();
   cl::Program program;
   bool built = false;
-  if (use_disk_cache_) {
+  if (use_disk_cache) {
     std::ifstream in(cached, std::ios::binary);
     if (in) {
       std::vector<unsigned char> bin((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -196,7 +177,7 @@ cl::Program& ClRuntime::program(const std::string& source, const std::string& wh
       }
       throw BuildError("the OpenCL compiler rejected the generated kernel: " + err_text(e), log);
     }
-    if (use_disk_cache_) {
+    if (use_disk_cache) {
       try {
         std::vector<std::vector<unsigned char>> bins = program.getInfo<CL_PROGRAM_BINARIES>();
         if (!bins.empty() && !bins[0].empty()) {

@@ -31,7 +31,10 @@ std::string describe_device(const cl::Device& d);
 
 class ClRuntime {
  public:
-  ClRuntime(int device_index, bool use_disk_cache);
+  // `device_index` from list_opencl_devices(); built programs persist under
+  // `cache_dir` (none when empty), generated sources go to `dump_dir` (when
+  // not empty) for reading what the driver gets.
+  ClRuntime(int device_index, std::string cache_dir, std::string dump_dir);
 
   cl::Context& context() { return context_; }
   cl::CommandQueue& queue() { return queue_; }
@@ -40,7 +43,6 @@ class ClRuntime {
 
   // A built program for `source` (compiled once per runtime, and loaded from
   // the disk cache when an earlier process built it). Throws BuildError.
-  // With BROOK_OPENCL_DUMP=DIR set, each new source is also written to DIR.
   // `what` names the program in the message printed should the driver's
   // compiler crash the process (e.g. "kernel 'blur'").
   cl::Program& program(const std::string& source, const std::string& what = "a kernel");
@@ -55,8 +57,8 @@ class ClRuntime {
   cl::Context context_;
   cl::CommandQueue queue_;
   bool fp64_ = false;
-  bool use_disk_cache_ = true;
   std::string cache_dir_;
+  std::string dump_dir_;
   std::map<std::string, cl::Program> programs_;
 };
 

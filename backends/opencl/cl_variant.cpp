@@ -8,6 +8,7 @@
 
 #include "backends/instance.hpp"
 #include "backends/opencl/cl_walk.hpp"
+#include "backends/view_layout.hpp"
 #include "stdlib/builtins.hpp"
 
 namespace brook::opencl {
@@ -16,8 +17,7 @@ using namespace ast;
 
 std::optional<GatherShape> gather_shape(const Extents& view_ext, const Extents& stream_ext,
                                         const Extents& offset, int rank) {
-  std::vector<int64_t> strides(stream_ext.size(), 1);
-  for (size_t d = stream_ext.size(); d-- > 1;) strides[d - 1] = strides[d] * stream_ext[d];
+  const std::vector<int64_t> strides = row_major_strides(stream_ext);
   GatherShape g;
   for (size_t d = 0; d < offset.size() && d < strides.size(); ++d) g.base += offset[d] * strides[d];
   Extents e = view_ext;

@@ -4,6 +4,7 @@
 // once per specialisation key.
 #include "backends/opencl/opencl_backend.hpp"
 
+#include "backends/opencl/cl_args.hpp"
 #include "backends/opencl/cl_groups.hpp"
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "backends/opencl/cl_printf.hpp"
 #include "backends/opencl/cl_runtime.hpp"
 #include "backends/host_pool.hpp"
+#include "backends/view_layout.hpp"
 
 namespace brook {
 
@@ -27,35 +29,6 @@ using opencl::ClModule;
 using opencl::ClRuntime;
 
 namespace {
-
-// Row-major strides of a stream's storage, in elements.
-std::vector<int64_t> strides_of(const Extents& stream_extents) {
-  std::vector<int64_t> s(stream_extents.size(), 1);
-  for (size_t d = stream_extents.size(); d-- > 1;) s[d - 1] = s[d] * stream_extents[d];
-  return s;
-}
-
-int64_t base_of(const StreamView& v) {
-  std::vector<int64_t> s = strides_of(v.stream_extents);
-  int64_t b = 0;
-  for (size_t d = 0; d < v.offset.size() && d < s.size(); ++d) b += v.offset[d] * s[d];
-  return b;
-}
-
-cl_long4 left4(const std::vector<int64_t>& v, int64_t fill) {
-  cl_long4 r;
-  for (size_t i = 0; i < 4; ++i) r.s[i] = i < v.size() ? v[i] : fill;
-  return r;
-}
-
-// Right-aligned: the last entry of v lands in s3.
-cl_long4 right4(const std::vector<int64_t>& v, int64_t fill) {
-  cl_long4 r;
-  for (size_t i = 0; i < 4; ++i) r.s[i] = fill;
-  size_t n = std::min<size_t>(v.size(), 4);
-  for (size_t i = 0; i < n; ++i) r.s[4 - n + i] = v[v.size() - n + i];
-  return r;
-}
 
 std::string point_text(const std::vector<int64_t>& v) {
   if (v.size() == 1) return std::to_string(v[0]);
@@ -69,18 +42,10 @@ bool is_out_of_memory(cl_int e) {
          e == CL_INVALID_BUFFER_SIZE;
 }
 
-struct ArgSetter {
-  cl::Kernel& k;
-  cl_uint i = 0;
-  template <class T>
-  void operator()(const T& v) { k.setArg(i++, v); }
-  void raw(size_t size, const void* p) { k.setArg(i++, size, p); }
-};
-
 class OpenCLBackend final : public Backend {
  public:
   explicit OpenCLBackend(const OpenCLOptions& o)
-      : rt_(o.device, o.use_disk_cache), sink_(o.output), interrupt_(rt_.context()) {}
+      : rt_(o.device, o.cache_dir, o.dump_dir), sink_(o.output), interrupt_(rt_.context()) {}
 
   std::string_view name() const override { return "opencl"; }
 
@@ -195,11 +160,41 @@ class OpenCLBackend final : public Backend {
     ~LaunchScratch() {
       for (Storage& x : copies) self.give_back(std::move(x));
     }
-    // The buffer an argument reads: its copy when it has one, else its storage.
-    cl::Buffer buffer_of(const PlanArg& a) {
-      return a.copy >= 0 ? copies.at(static_cast<size_t>(a.copy)).buffer : self.storage(a.view.storage, loc).buffer;
-    }
   };
+  // Sets `kern`'s arguments from their one description (cl_args.hpp): a
+  // stream's buffer is its aliasing copy in `scratch` when it has one, the
+  // launch's own buffers are `slots`, and uploaded bytes stay alive in `keep`
+  // until the launch is done.
+  void set_args(cl::Kernel& kern, const opencl::ClArgs& args, LaunchScratch& scratch,
+                std::initializer_list<cl::Buffer> slots, std::vector<cl::Buffer>& keep) {
+    using Kind = opencl::ClArg::Kind;
+    cl_uint i = 0;
+    for (const opencl::ClArg& a : args) {
+      if (!a.error.empty()) throw PlanError{scratch.loc, a.error};
+      switch (a.kind) {
+        case Kind::PrintBuffer: kern.setArg(i++, printf_buffer()); break;
+        case Kind::StopFlag: kern.setArg(i++, interrupt_.stop_buffer()); break;
+        case Kind::Stream:
+          kern.setArg(i++, a.copy >= 0 ? scratch.copies.at(static_cast<size_t>(a.copy)).buffer
+                                       : storage(a.view->storage, scratch.loc).buffer);
+          break;
+        case Kind::HostBytes:
+          keep.push_back(host_buffer(a.bytes->data(), a.bytes->size()));
+          kern.setArg(i++, keep.back());
+          break;
+        case Kind::Scratch:
+        case Kind::ErrorWord: kern.setArg(i++, *(slots.begin() + a.slot)); break;
+        case Kind::Long: kern.setArg(i++, static_cast<cl_long>(a.v[0])); break;
+        case Kind::Long4: {
+          cl_long4 v;
+          for (size_t c = 0; c < 4; ++c) v.s[c] = a.v[c];
+          kern.setArg(i++, v);
+          break;
+        }
+        case Kind::Value: kern.setArg(i++, a.type->size, a.bytes->data()); break;
+      }
+    }
+  }
   struct Compiled {
     std::unique_ptr<ClModule> module;
     cl::Program program;
@@ -440,51 +435,6 @@ std::vector<OpenCLBackend::Storage> OpenCLBackend::run_copies(const std::vector<
   return scratch;
 }
 
-// Extents and strides of a gather argument's logical dimensions (cl_variant.hpp's gather_shape).
-void gather_dims(const Extents& view_ext, const Extents& stream_ext, const Extents& offset, int rank,
-                 SourceLoc loc, int64_t& base, cl_long4& ext, cl_long4& str) {
-  std::optional<opencl::GatherShape> g = opencl::gather_shape(view_ext, stream_ext, offset, rank);
-  if (!g) {
-    throw PlanError{loc, "a " + std::to_string(std::max(rank, 1)) + "-D gather of this " +
-                             std::to_string(canonical_extents(view_ext).size()) +
-                             "-D view is not supported by the OpenCL backend"};
-  }
-  base = g->base;
-  ext = left4(g->ext, 1);
-  str = left4(g->str, 0);
-}
-
-// Sets the kernel arguments of a constant or gather (cl_launch.hpp's layout);
-// temporaries it creates are kept in `keep` until the launch is done.
-void set_extra(ArgSetter& set, const PlanArg& a, const ast::ParamDecl& p, SourceLoc loc,
-               const std::function<cl::Buffer(const PlanArg&)>& buffer_of,
-               const std::function<cl::Buffer(const void*, size_t)>& upload, std::vector<cl::Buffer>& keep) {
-  if (a.role == ArgRole::Gather) {
-    int64_t base;
-    cl_long4 ext, str;
-    if (a.gather_from_host) {
-      keep.push_back(upload(a.host.bytes.data(), a.host.bytes.size()));
-      Extents zero(a.host.extents.size(), 0);
-      gather_dims(a.host.extents, a.host.extents, zero, p.gather_rank, loc, base, ext, str);
-      set(keep.back());
-    } else {
-      gather_dims(a.view.extents, a.view.stream_extents, a.view.offset, p.gather_rank, loc, base, ext, str);
-      set(buffer_of(a));
-    }
-    set(static_cast<cl_long>(base));
-    set(ext);
-    set(str);
-    return;
-  }
-  if (p.type->is_scalar()) {
-    if (a.value.size() < p.type->size) throw PlanError{loc, "constant '" + p.name + "' has no value"};
-    set.raw(p.type->size, a.value.data());
-  } else {
-    keep.push_back(upload(a.value.data(), a.value.size()));
-    set(keep.back());
-  }
-}
-
 void OpenCLBackend::run_map(const MapPlan& plan) {
   const ast::FuncDecl& k = plan.kernel->defined();
   if (analysis::is_group_kernel(k))
@@ -494,38 +444,13 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
                         [&](ClModule& m) { return opencl::map_source(plan, m); });
   try {
     cl::Kernel& kern = c.kernel("brook_map");
-    ArgSetter set{kern};
     std::vector<cl::Buffer> keep;
     // Arguments the scheduler found reading elements the call writes read a
     // copy made now (scheduler.cpp's aliasing rule); the scratch goes back
     // to the pool after the launch is enqueued (the queue is in order).
     LaunchScratch scratch(*this, plan.copies, plan.loc);
-    auto input_buffer = [&](const PlanArg& a) { return scratch.buffer_of(a); };
-    set(printf_buffer());
-    set(interrupt_.stop_buffer());
-    std::vector<int64_t> dom = plan.domain;
-    for (size_t i = 0; i < 4; ++i) set(static_cast<cl_long>(i < dom.size() ? dom[i] : 1));
-    for (const PlanArg& a : plan.args) {
-      const ast::ParamDecl& p = *k.params.at(static_cast<size_t>(a.param));
-      if (a.role == ArgRole::Constant || a.role == ArgRole::Gather) {
-        set_extra(set, a, p, plan.loc, input_buffer,
-                  [&](const void* d, size_t n) { return host_buffer(d, n); }, keep);
-        continue;
-      }
-      bool out = a.role == ArgRole::Output;
-      set(out ? storage(a.view.storage, plan.loc).buffer : input_buffer(a));
-      set(static_cast<cl_long>(base_of(a.view)));
-      set(left4(strides_of(a.view.stream_extents), 0));
-      if (!out) {
-        std::vector<int64_t> num, den;
-        for (const DimMap& d : a.map) {
-          num.push_back(d.num);
-          den.push_back(d.den ? d.den : 1);
-        }
-        set(left4(num, 1));
-        set(left4(den, 1));
-      }
-    }
+    set_args(kern, opencl::map_args(plan), scratch, {}, keep);
+    const std::vector<int64_t>& dom = plan.domain;
     begin_printf(c);
     cl::NDRange range, local = cl::NullRange;
     const size_t R = dom.size();
@@ -567,20 +492,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
   try {
     std::vector<cl::Buffer> keep;
     LaunchScratch scratch(*this, plan.copies, plan.loc);
-    auto buffer_of = [&](const PlanArg& a) { return scratch.buffer_of(a); };
-    auto extras = [&](ArgSetter& set) {
-      for (const PlanArg& a : plan.extra) {
-        set_extra(set, a, *f.params.at(static_cast<size_t>(a.param)), plan.loc, buffer_of,
-                  [&](const void* d, size_t n) { return host_buffer(d, n); }, keep);
-      }
-    };
-    const StreamView& in = plan.input;
-    const size_t V = in.extents.size();
-    std::vector<int64_t> block = plan.to_stream ? plan.block : in.extents;
-    block.resize(V, 1);
-    std::vector<int64_t> oext(V);
-    for (size_t d = 0; d < V; ++d) oext[d] = block[d] ? in.extents[d] / block[d] : 1;
-    const int64_t B = element_count(block), nout = element_count(oext);
+    const opencl::ReduceBlocks blocks = opencl::reduce_blocks(plan);
+    const int64_t B = element_count(blocks.block), nout = element_count(blocks.outputs);
     if (B <= 0 || nout <= 0) return;
     auto group = [](int64_t n) { return n <= 256 ? n : std::max<int64_t>(64, (n + 1023) / 1024); };
     int64_t G = group(B), chunks = (B + G - 1) / G;
@@ -592,21 +505,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     begin_printf(c);
     {
       cl::Kernel& kern = c.kernel("brook_reduce_first");
-      ArgSetter set{kern};
-      set(printf_buffer());
-      set(interrupt_.stop_buffer());
-      set(plan.input_copy >= 0 ? scratch.copies.at(static_cast<size_t>(plan.input_copy)).buffer
-                               : storage(in.storage, plan.loc).buffer);
-      set(static_cast<cl_long>(base_of(in)));
-      set(right4(in.extents, 1));
-      set(right4(strides_of(in.stream_extents), 0));
-      set(right4(oext, 1));
-      set(right4(block, 1));
-      set(static_cast<cl_long>(G));
-      set(static_cast<cl_long>(chunks));
-      set(static_cast<cl_long>(B));
-      set(cur);
-      extras(set);
+      set_args(kern, opencl::reduce_first_args(plan, G, chunks, B), scratch, {cl::Buffer(), cur}, keep);
       rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange, nullptr, &last);
     }
     // Each pass folds consecutive partials in order: operands never swap.
@@ -617,27 +516,13 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       scratch.copies.push_back(take(static_cast<uint64_t>(nout * chunks) * S));
       cl::Buffer next = scratch.copies.back().buffer;
       cl::Kernel& kern = c.kernel("brook_reduce_next");
-      ArgSetter set{kern};
-      set(printf_buffer());
-      set(interrupt_.stop_buffer());
-      set(cur);
-      set(static_cast<cl_long>(n));
-      set(static_cast<cl_long>(G));
-      set(static_cast<cl_long>(chunks));
-      set(next);
-      extras(set);
+      set_args(kern, opencl::reduce_next_args(plan, n, G, chunks), scratch, {cur, next}, keep);
       rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange, nullptr, &last);
       cur = next;
     }
     if (plan.to_stream) {
-      const StreamView& out = plan.output;
       cl::Kernel& kern = c.kernel("brook_reduce_store");
-      ArgSetter set{kern};
-      set(cur);
-      set(storage(out.storage, plan.loc).buffer);
-      set(static_cast<cl_long>(base_of(out)));
-      set(right4(out.extents, 1));
-      set(right4(strides_of(out.stream_extents), 0));
+      set_args(kern, opencl::reduce_store_args(plan), scratch, {cur}, keep);
       rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(nout), cl::NullRange, nullptr, &last);
       // As a map launch: the host goes on unless Ctrl-C, printf or --profile
       // need the wait now (sgm_path's per-column minimum feeds the next launch
@@ -665,28 +550,13 @@ void OpenCLBackend::run_gather_scatter(const GatherScatterPlan& plan) {
       [&](ClModule& m) { return opencl::gs_source(plan, m); });
   try {
     cl::Kernel& kern = c.kernel("brook_gs");
-    ArgSetter set{kern};
-    set(printf_buffer());
-    set(interrupt_.stop_buffer());
-    for (const StreamView* v : {&plan.values, &plan.index}) {
-      set(storage(v->storage, plan.loc).buffer);
-      set(static_cast<cl_long>(base_of(*v)));
-      set(right4(v->extents, 1));
-      set(right4(strides_of(v->stream_extents), 0));
-    }
-    const StreamView& arr = plan.array;
-    Extents acanon = canonical_extents(arr.extents);
-    std::vector<int64_t> astr = strides_of(arr.stream_extents);
-    astr.erase(astr.begin(), astr.begin() + static_cast<std::ptrdiff_t>(astr.size() - acanon.size()));
-    set(storage(arr.storage, plan.loc).buffer);
-    set(static_cast<cl_long>(base_of(arr)));
-    set(right4(acanon, 1));
-    set(right4(astr, 0));
+    const Extents acanon = canonical_extents(plan.array.extents);
     const int64_t n = element_count(plan.index.extents);
-    set(static_cast<cl_long>(n));
     cl_long minus_one = -1;
     cl::Buffer err = host_buffer(&minus_one, sizeof minus_one);
-    set(err);
+    std::vector<cl::Buffer> keep;
+    LaunchScratch no_copies(*this, {}, plan.loc);
+    set_args(kern, opencl::gs_args(plan), no_copies, {err}, keep);
     begin_printf(c);
     cl::Event done;
     rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(1), cl::NullRange, nullptr, &done);

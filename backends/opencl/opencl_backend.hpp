@@ -14,9 +14,10 @@
 namespace brook {
 
 struct OpenCLOptions {
-  int device = -1;            // index from list_opencl_devices(); -1: $BROOK_OPENCL_DEVICE, else 0
-  OutputSink output;          // where printf inside kernels goes; null: the process's stdout
-  bool use_disk_cache = true; // program binaries under $XDG_CACHE_HOME/brook/opencl
+  int device = 0;         // index from list_opencl_devices()
+  OutputSink output;      // where printf inside kernels goes; null: the process's stdout
+  std::string cache_dir;  // built programs persist here; empty: no disk cache
+  std::string dump_dir;   // every generated program's source is written here (BROOK_OPENCL_DUMP)
 };
 
 // A failure to set the backend up (no platform, bad device index): the

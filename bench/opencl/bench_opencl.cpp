@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/environment.hpp"
 #include "backends/opencl/cl_runtime.hpp"
 #include "backends/opencl/opencl_backend.hpp"
 #include "backends/scheduler.hpp"
@@ -141,7 +142,8 @@ struct Brook {
 
 // The baseline side: hand-written kernels on the same runtime.
 struct Hand {
-  opencl::ClRuntime rt{-1, false};
+  // The device brook's side uses ($BROOK_OPENCL_DEVICE, else 0), no disk cache.
+  opencl::ClRuntime rt{static_cast<int>(environment::number("BROOK_OPENCL_DEVICE").value_or(0)), "", ""};
   cl::Program program;
   explicit Hand(const std::string& file) { program = rt.program(read_file(file)); }
   cl::Buffer buffer(size_t bytes, const void* data = nullptr) {

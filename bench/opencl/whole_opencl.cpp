@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/environment.hpp"
 #include "backends/opencl/cl_runtime.hpp"
 
 using brook::opencl::ClRuntime;
@@ -32,7 +33,8 @@ std::string read_file(const std::string& path) {
 
 // One program's runtime: its kernels, buffers, launches and device folds.
 struct Hand {
-  ClRuntime rt{-1, false};
+  // The device brook's side uses ($BROOK_OPENCL_DEVICE, else 0), no disk cache.
+  ClRuntime rt{static_cast<int>(brook::environment::number("BROOK_OPENCL_DEVICE").value_or(0)), "", ""};
   cl::Program program;
   // whole/NAME.cl after the fold (sum.cl, whole/common.cl) and, when the
   // program launches a kernel of the per-kernel benchmark, that file

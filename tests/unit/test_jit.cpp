@@ -228,16 +228,13 @@ reduce void sum(int a<>, reduce int r<>) { r = r + a; }
 TEST_CASE("jit: the disk cache makes a second run compile nothing") {
   auto dir = std::filesystem::temp_directory_path() / ("brook_jit_cache_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  const char* old = std::getenv("XDG_CACHE_HOME");
-  std::string saved = old ? old : "";
-  ::setenv("XDG_CACHE_HOME", dir.c_str(), 1);
   const char* src = "kernel void twice(float a<>, out float b<>) { b = 2.0f * a; }";
   for (int run = 0; run < 2; ++run) {
     FrontEnd fe;
     auto unit = fe.load_source("cache.br", src);
     REQUIRE(unit.program);
     JitOptions o;
-    o.use_disk_cache = true;
+    o.cache_dir = dir.string();
     auto be = make_jit_backend(o);
     const ast::FuncDecl* k = nullptr;
     for (const auto& item : unit.program->items)
@@ -260,8 +257,6 @@ TEST_CASE("jit: the disk cache makes a second run compile nothing") {
     CHECK(jit_compile_count(*be) == (run == 0 ? 1 : 0));
     CHECK(jit_profile_report(*be).find("twice") != std::string::npos);
   }
-  if (old) ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
-  else ::unsetenv("XDG_CACHE_HOME");
   std::filesystem::remove_all(dir);
 }
 

@@ -7,7 +7,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -52,7 +51,7 @@ std::string times(const std::string& k) {
 }  // namespace
 
 TEST_CASE("jit compile: a brook.spmd module keeps its <16 x float> operations, others are scalarised") {
-  JitCompiler c(false);
+  JitCompiler c({}, "");
   auto spmd = c.optimized_ir(JitCompiler::emit_ir_text(lanes_to_calls(true)));
   auto plain = c.optimized_ir(JitCompiler::emit_ir_text(lanes_to_calls(false)));
   CHECK(count(spmd, "fadd <16 x float>") == 1);
@@ -62,40 +61,16 @@ TEST_CASE("jit compile: a brook.spmd module keeps its <16 x float> operations, o
   CHECK(count(plain, "call void @brook_test_sink") == 16);
 }
 
-namespace {
-
-// Sets an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) saved_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (saved_) ::setenv(name_, saved_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> saved_;
-};
-
-}  // namespace
-
 TEST_CASE("jit compile: a second compiler answers from the disk cache, keyed by module and pipeline") {
   auto dir = std::filesystem::temp_directory_path() / ("brook_jit_compile_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  ScopedEnv cache("XDG_CACHE_HOME", dir.string());
   auto objects = [&] {
     size_t n = 0;
     for (const auto& e : std::filesystem::directory_iterator(dir / "brook")) n += e.path().extension() == ".o";
     return n;
   };
   for (int run = 0; run < 2; ++run) {
-    JitCompiler c(true);
+    JitCompiler c({}, (dir / "brook").string());
     REQUIRE(c.cache_dir() == (dir / "brook").string());
     auto r3 = c.get(JitCompiler::emit_ir_text(times("3.0")));
     REQUIRE(r3.address);
@@ -113,8 +88,9 @@ TEST_CASE("jit compile: a second compiler answers from the disk cache, keyed by 
   {
     // Another pipeline is another key: its objects are never taken for the
     // default pipeline's, nor the other way round.
-    ScopedEnv pipeline("BROOK_JIT_PIPELINE", "function(instcombine)");
-    JitCompiler c(true);
+    brook::JitTuning tuning;
+    tuning.scalar_pipeline = "function(instcombine)";
+    JitCompiler c(tuning, (dir / "brook").string());
     auto r3 = c.get(JitCompiler::emit_ir_text(times("3.0")));
     CHECK(r3.compiled);
     CHECK(reinterpret_cast<float (*)(float)>(r3.address)(2.0f) == 6.0f);
@@ -125,7 +101,7 @@ TEST_CASE("jit compile: a second compiler answers from the disk cache, keyed by 
 }
 
 TEST_CASE("jit compile: bad modules are errors, not crashes") {
-  JitCompiler c(false);
+  JitCompiler c({}, "");
   CHECK_THROWS_AS(c.get(JitCompiler::emit_ir_text("define void @not_the_entry() {\n  ret void\n}\n")),
                   std::runtime_error);
   CHECK_THROWS_AS(c.get(JitCompiler::emit_ir_text("define void @$entry( {")), std::runtime_error);

@@ -18,7 +18,6 @@ struct Harness : test::BackendSession {
     program = unit.program;
     JitOptions o;
     o.threads = threads;
-    o.use_disk_cache = false;
     o.profile = true;
     o.output = [this](std::string_view s) { printed += s; };
     be = make_jit_backend(o);

@@ -54,7 +54,7 @@ std::string kernel_ir(const std::string& all, const std::string& name) {
 // Runs `kernel` on the JIT and on the interpreter; every output byte-identical.
 // The kernel must be compiled by the SPMD generator (its gang loop).
 void check_same(Harness& h, const std::string& kernel, const MakeArgs& make) {
-  if (jit::spmd_enabled()) CHECK(kernel_ir(jit_emit_llvm(*h.program, false), kernel).find("gang") != std::string::npos);
+  CHECK(kernel_ir(jit_emit_llvm(*h.program, false), kernel).find("gang") != std::string::npos);
   InterpBackend interp(h.fe.sources(), [](std::string_view) {});
   auto jit = run_on(*h.be, *h.func(kernel), make);
   auto ref = run_on(interp, *h.func(kernel), make);
@@ -101,7 +101,6 @@ kernel void sgemm(float a[][], float b[][], int k, out float c<>) {
 }
 )");
   REQUIRE(unit.program);
-  if (!jit::spmd_enabled() || jit::spmd_width() != 16) return;  // the environment chose otherwise
   std::string ir = jit_emit_llvm(*unit.program, false);
   std::string mandel = kernel_ir(ir, "escape_time");
   std::string gemm = kernel_ir(ir, "sgemm");
@@ -139,9 +138,7 @@ kernel void k(float a[][], float b[][], float c<>, float n, out float r<>, out f
 }
 )");
   REQUIRE(h.ok());
-  if (jit::spmd_enabled() && jit::spmd_width() == 16)
-    CHECK(kernel_ir(jit_emit_llvm(*h.program, false), "k").find("<32 x float>") !=
-          std::string::npos);
+  CHECK(kernel_ir(jit_emit_llvm(*h.program, false), "k").find("<32 x float>") != std::string::npos);
   for (int cols : {1, 31, 32, 33, 70}) {
     CAPTURE(cols);
     const int rows = 3, inner = 9;

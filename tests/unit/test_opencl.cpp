@@ -27,12 +27,14 @@ struct Cl : test::BackendSession {
   explicit Cl(const std::string& source) {
 #ifdef BROOK_OPENCL_TEST_CACHE
     setenv("POCL_CACHE_DIR", BROOK_OPENCL_TEST_CACHE "/pocl", 0);
-    setenv("XDG_CACHE_HOME", BROOK_OPENCL_TEST_CACHE, 0);
 #endif
     FrontEnd::Unit u = fe.load_source("t.br", source);
     if (u.status != FrontEnd::Status::ok) FAIL(fe.diagnostics().format_all());
     program = u.program;
     OpenCLOptions o;
+#ifdef BROOK_OPENCL_TEST_CACHE
+    o.cache_dir = BROOK_OPENCL_TEST_CACHE "/brook/opencl";
+#endif
     o.output = [this](std::string_view t) { printed.append(t); };
     be = make_opencl_backend(o);
   }
