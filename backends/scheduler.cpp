@@ -1,11 +1,13 @@
 #include "backends/scheduler.hpp"
 
 #include "backends/instance.hpp"
+#include "lang/scalar_visit.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <type_traits>
 
 namespace brook {
 
@@ -104,21 +106,17 @@ std::string value_text(const ast::FuncDecl* f, int i, const std::vector<std::byt
   if (t->is_vector()) out += "(";
   for (uint32_t k = 0; k < t->width(); ++k) {
     const std::byte* p = bytes.data() + k * c->size;
-    char buf[64];
-    auto get = [&](auto v) { std::memcpy(&v, p, sizeof v); return v; };
-    switch (c->kind) {
-      case TypeKind::Float: std::snprintf(buf, sizeof buf, "%g", get(0.0f)); break;
-      case TypeKind::Double: std::snprintf(buf, sizeof buf, "%g", get(0.0)); break;
-      case TypeKind::Bool: case TypeKind::UChar: std::snprintf(buf, sizeof buf, "%u", static_cast<unsigned>(get(uint8_t{}))); break;
-      case TypeKind::Char: std::snprintf(buf, sizeof buf, "%d", static_cast<int>(get(int8_t{}))); break;
-      case TypeKind::Short: std::snprintf(buf, sizeof buf, "%d", static_cast<int>(get(int16_t{}))); break;
-      case TypeKind::UShort: std::snprintf(buf, sizeof buf, "%u", static_cast<unsigned>(get(uint16_t{}))); break;
-      case TypeKind::Int: std::snprintf(buf, sizeof buf, "%d", get(int32_t{})); break;
-      case TypeKind::UInt: std::snprintf(buf, sizeof buf, "%u", get(uint32_t{})); break;
-      case TypeKind::Long: std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(get(int64_t{}))); break;
-      default: std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(get(uint64_t{}))); break;
-    }
-    out += (k ? ", " : "") + std::string(buf);
+    const std::string v = visit_scalar(c->kind, [&](auto zero) {
+                            using T = decltype(zero);
+                            if constexpr (std::is_floating_point_v<T>) {
+                              char buf[64];
+                              std::snprintf(buf, sizeof buf, "%g", static_cast<double>(load_scalar<T>(p)));
+                              return std::string(buf);
+                            } else {
+                              return std::to_string(load_scalar<T>(p));
+                            }
+                          }).value_or("?");
+    out += (k ? ", " : "") + v;
   }
   if (t->is_vector()) out += ")";
   return out;

@@ -4,121 +4,30 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backends/gather_index.hpp"
 #include "jit/jit_backend_impl.hpp"
+#include "lang/scalar_visit.hpp"
 #include "stdlib/builtins.hpp"
 
 namespace brook::jit {
 
 namespace {
 
-// a op= b per component, on the scalar components of an element type.
-template <class T>
-void combine_as(std::byte* a, const std::byte* b, int op, size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    T x, y;
-    std::memcpy(&x, a + i * sizeof(T), sizeof(T));
-    std::memcpy(&y, b + i * sizeof(T), sizeof(T));
-    T r = op == 1 ? static_cast<T>(x + y) : op == 2 ? static_cast<T>(x * y) : y;
-    std::memcpy(a + i * sizeof(T), &r, sizeof(T));
-  }
-}
-
+// a op= b per component (op 1: +, 2: *, else =) on the scalar components of
+// an element type; false for elements that are not numeric.
 bool combine(const Type* t, std::byte* a, const std::byte* b, int op) {
   const Type* s = t->scalar_of();
-  size_t n = t->width();
-  switch (s->kind) {
-    case TypeKind::Float:
-      combine_as<float>(a, b, op, n);
-      return true;
-    case TypeKind::Double:
-      combine_as<double>(a, b, op, n);
-      return true;
-    case TypeKind::Int:
-      combine_as<int32_t>(a, b, op, n);
-      return true;
-    case TypeKind::UInt:
-      combine_as<uint32_t>(a, b, op, n);
-      return true;
-    case TypeKind::Char:
-      combine_as<int8_t>(a, b, op, n);
-      return true;
-    case TypeKind::UChar:
-      combine_as<uint8_t>(a, b, op, n);
-      return true;
-    case TypeKind::Short:
-      combine_as<int16_t>(a, b, op, n);
-      return true;
-    case TypeKind::UShort:
-      combine_as<uint16_t>(a, b, op, n);
-      return true;
-    case TypeKind::Long:
-      combine_as<int64_t>(a, b, op, n);
-      return true;
-    case TypeKind::ULong:
-      combine_as<uint64_t>(a, b, op, n);
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Component j of an index element as an integer; floats round (int)(f + 0.5f)
-// after clamping to +-1e18, NaN is -1 (out of range), as the reference does.
-int64_t index_component(const Type* t, const std::byte* p, uint32_t j) {
-  const Type* s = t->scalar_of();
-  const std::byte* c = p + j * s->size;
-  switch (s->kind) {
-    case TypeKind::Float: {
-      float f;
-      std::memcpy(&f, c, 4);
-      if (f != f) return -1;
-      return static_cast<int64_t>(std::max(-1.0e18f, std::min(1.0e18f, f + 0.5f)));
-    }
-    case TypeKind::Double: {
-      double f;
-      std::memcpy(&f, c, 8);
-      if (f != f) return -1;
-      return static_cast<int64_t>(std::max(-1.0e18, std::min(1.0e18, f + 0.5)));
-    }
-    case TypeKind::Int: {
-      int32_t v;
-      std::memcpy(&v, c, 4);
-      return v;
-    }
-    case TypeKind::UInt: {
-      uint32_t v;
-      std::memcpy(&v, c, 4);
-      return v;
-    }
-    case TypeKind::Long: {
-      int64_t v;
-      std::memcpy(&v, c, 8);
-      return v;
-    }
-    case TypeKind::ULong: {
-      uint64_t v;
-      std::memcpy(&v, c, 8);
-      return static_cast<int64_t>(v);
-    }
-    case TypeKind::Short: {
-      int16_t v;
-      std::memcpy(&v, c, 2);
-      return v;
-    }
-    case TypeKind::UShort: {
-      uint16_t v;
-      std::memcpy(&v, c, 2);
-      return v;
-    }
-    case TypeKind::Char:
-      return static_cast<int8_t>(*c);
-    case TypeKind::UChar:
-      return static_cast<uint8_t>(*c);
-    case TypeKind::Bool:
-      return static_cast<uint8_t>(*c) != 0;
-    default:
-      return 0;
-  }
+  if (s->kind == TypeKind::Bool) return false;
+  const size_t n = t->width();
+  return visit_scalar(s->kind, [&](auto zero) {
+           using T = decltype(zero);
+           for (size_t i = 0; i < n; ++i) {
+             const T x = load_scalar<T>(a + i * sizeof(T)), y = load_scalar<T>(b + i * sizeof(T));
+             const T r = op == 1 ? static_cast<T>(x + y) : op == 2 ? static_cast<T>(x * y) : y;
+             std::memcpy(a + i * sizeof(T), &r, sizeof(T));
+           }
+           return true;
+         }).value_or(false);
 }
 
 // (x, y, ...): the last dimension first, like the reference backend.
@@ -159,7 +68,7 @@ void JitBackend::run_gather_scatter(const GatherScatterPlan& plan) {
     const std::byte* ip = ibase + static_cast<size_t>(ii[e]) * it->size;
     std::vector<int64_t> pos(array_c.size(), 0);
     uint32_t n = std::min<uint32_t>(it->width(), static_cast<uint32_t>(array_c.size()));
-    for (uint32_t j = 0; j < n; ++j) pos[array_c.size() - 1 - j] = index_component(it, ip, j);
+    for (uint32_t j = 0; j < n; ++j) pos[array_c.size() - 1 - j] = gather_index_component(it, ip, j);
     int64_t index = 0;
     for (size_t d = 0; d < array_c.size(); ++d) {
       if (pos[d] < 0 || pos[d] >= array_c[d]) {

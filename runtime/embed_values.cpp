@@ -3,8 +3,10 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 
 #include "lang/ast.hpp"
+#include "lang/scalar_visit.hpp"
 
 namespace brook {
 
@@ -64,16 +66,12 @@ std::string scalar(TypeKind k, const uint8_t* p) {
                                                              : std::string("'") + char(c) + "'";
       return std::to_string(c);
     }
-    case TypeKind::UChar: return std::to_string(load<uint8_t>(p));
-    case TypeKind::Short: return std::to_string(load<int16_t>(p));
-    case TypeKind::UShort: return std::to_string(load<uint16_t>(p));
-    case TypeKind::Int: return std::to_string(load<int32_t>(p));
-    case TypeKind::UInt: return std::to_string(load<uint32_t>(p));
-    case TypeKind::Long: return std::to_string(load<int64_t>(p));
-    case TypeKind::ULong: return std::to_string(load<uint64_t>(p));
-    case TypeKind::Float: return shortest(load<float>(p));
-    case TypeKind::Double: return shortest(load<double>(p));
-    default: return "?";
+    default:
+      return visit_scalar(k, [&](auto zero) {
+               using T = decltype(zero);
+               if constexpr (std::is_floating_point_v<T>) return shortest(load_scalar<T>(p));
+               else return std::to_string(load_scalar<T>(p));
+             }).value_or("?");
   }
 }
 

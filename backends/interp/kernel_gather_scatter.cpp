@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backends/gather_index.hpp"
 #include "backends/interp/interp_backend.hpp"
 #include "backends/interp/kernel_loops.hpp"
 
@@ -69,7 +70,6 @@ void InterpBackend::run_gather_scatter(const GatherScatterPlan& plan) {
   const Extents array_c = canonical_extents(plan.array.extents);
   const size_t arank = array_c.size();
   const Type* itype = plan.index.elem;
-  const Type* icomp = itype->scalar_of();
   const uint64_t size = plan.array.elem->size;
   std::byte* values = data(plan.values.storage);
   std::byte* array = data(plan.array.storage);
@@ -79,26 +79,13 @@ void InterpBackend::run_gather_scatter(const GatherScatterPlan& plan) {
   std::vector<int64_t> targets;  // storage index in `array` per element, row-major
   std::vector<int64_t> sources;  // storage index in `values`
   std::vector<int64_t> k(values_c.size(), 0);
-  interp::LoadFn load = interp::load_fn(icomp);
   do {
     const auto* ip = reinterpret_cast<const uint8_t*>(index) +
                      view_index(plan.index, k.data(), k.size()) * static_cast<int64_t>(itype->size);
     std::vector<int64_t> pos(arank, 0);
     uint32_t n = std::min<uint32_t>(itype->width(), static_cast<uint32_t>(arank));
-    for (uint32_t j = 0; j < n; ++j) {
-      interp::Scalar s = load(ip + j * icomp->size);
-      int64_t v;
-      if (icomp->kind == TypeKind::Float) {
-        v = static_cast<int64_t>(std::max(-1.0e18f, std::min(1.0e18f, s.f + 0.5f)));
-        if (s.f != s.f) v = -1;
-      } else if (icomp->kind == TypeKind::Double) {
-        v = static_cast<int64_t>(std::max(-1.0e18, std::min(1.0e18, s.d + 0.5)));
-        if (s.d != s.d) v = -1;
-      } else {
-        v = s.i;
-      }
-      pos[arank - 1 - j] = v;
-    }
+    for (uint32_t j = 0; j < n; ++j)
+      pos[arank - 1 - j] = gather_index_component(itype, reinterpret_cast<const std::byte*>(ip), j);
     for (size_t d = 0; d < arank; ++d) {
       if (pos[d] < 0 || pos[d] >= array_c[d]) {
         throw PlanError{plan.loc, "index " + position_text(pos) + " of element " + position_text(k) +

@@ -19,6 +19,7 @@
 #include "backends/opencl/cl_launch.hpp"
 #include "backends/opencl/cl_printf.hpp"
 #include "backends/opencl/cl_runtime.hpp"
+#include "backends/gather_index.hpp"
 #include "backends/host_pool.hpp"
 #include "backends/view_layout.hpp"
 
@@ -570,21 +571,9 @@ void OpenCLBackend::run_gather_scatter(const GatherScatterPlan& plan) {
     std::vector<std::byte> idx(static_cast<size_t>(n) * it->size);
     read_view(plan.index, idx);
     const std::byte* e = idx.data() + static_cast<size_t>(bad) * it->size;
-    const Type* s = it->scalar_of();
     size_t comps = std::min<size_t>(it->width(), acanon.size());
     std::vector<int64_t> shown;
-    for (size_t j = 0; j < comps; ++j) {
-      const std::byte* p = e + j * s->size;
-      int64_t v = 0;
-      if (s->kind == TypeKind::Float) { float f; std::memcpy(&f, p, 4); v = static_cast<int>(f + 0.5f); }
-      else if (s->kind == TypeKind::Double) { double d; std::memcpy(&d, p, 8); v = static_cast<int>(d + 0.5); }
-      else if (s->size == 8) { std::memcpy(&v, p, 8); }
-      // Not `signed ? i : (uint32_t)i`: that ?: has type uint32_t, so -1 showed as 4294967295.
-      else if (s->size == 4) { int32_t i; std::memcpy(&i, p, 4); v = s->is_signed() ? int64_t{i} : int64_t{static_cast<uint32_t>(i)}; }
-      else if (s->size == 2) { int16_t i; std::memcpy(&i, p, 2); v = s->is_signed() ? i : static_cast<uint16_t>(i); }
-      else { int8_t i; std::memcpy(&i, p, 1); v = s->is_signed() ? i : static_cast<uint8_t>(i); }
-      shown.push_back(v);
-    }
+    for (size_t j = 0; j < comps; ++j) shown.push_back(gather_index_component(it, e, static_cast<uint32_t>(j)));
     Extents icanon = canonical_extents(plan.index.extents);
     std::vector<int64_t> elem;
     int64_t rest = bad;
