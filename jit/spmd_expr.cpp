@@ -272,6 +272,16 @@ Value* Gen::gather_index(Value* v, const Type* t, Value* extent) {
   } else {
     bool sign = t->kind != TypeKind::Bool && t->is_signed();
     id = b.CreateIntCast(v, shaped(b.getInt64Ty(), v), sign);
+    // An unsigned long at or above 2^63 is a huge index, not a negative one.
+    if (!sign && t->size == 8) {
+      Value* top = cg.i64(INT64_MAX);
+      Value* zero = cg.i64(0);
+      if (is_lane(id)) {
+        top = widen(top);
+        zero = widen(zero);
+      }
+      id = b.CreateSelect(b.CreateICmpSLT(id, zero), top, id);
+    }
   }
   Value* hi = b.CreateSub(extent, cg.i64(1));
   Value* zero = cg.i64(0);

@@ -1476,6 +1476,19 @@ def _(out):
     out.stream_print(r)
 
 
+@test("s5_gather_unsigned_huge")
+def _(out):
+    img = from_list([2, 40], fl([(i * 7 + j * 3) % 11 for i in range(2) for j in range(40)]))
+    r = Stream([2, 40])
+    for off in (2, 2**63):
+        def pick(inv, cur):
+            x, y = int(inv.indexof_out()[0].v), int(inv.indexof_out()[1].v)
+            return [gather(img, 0, (x - off) % 2**64) + F(2) * gather(img, 1, (off + x) % 2**64) +
+                    F(4) * gather(img, y, (x - 3) % 2**64) + F(8) * gather(img, 0, (x - 5) % 2**32)]
+        launch([r], [], pick)
+        out.stream_print(r)
+
+
 @test("s5_gather_host_array")
 def _(out):
     table = from_list([5], fl([0.5, 1.5, 2.5, 3.5, 4.5]))
