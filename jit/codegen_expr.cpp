@@ -541,6 +541,9 @@ Value* Codegen::gather_ptr(const ast::GatherExpr& e) {
       } else {
         bool sign = t->kind != TypeKind::Bool && t->is_signed();
         id = b.CreateIntCast(v, b.getInt64Ty(), sign);
+        // An unsigned long at or above 2^63 is a huge index, not a negative one.
+        if (!sign && t->size == 8)
+          id = b.CreateSelect(b.CreateICmpSLT(id, i64(0)), i64(INT64_MAX), id);
       }
     }
     Value* ext = load_i64(rt, kArgExtent + 8 * d);

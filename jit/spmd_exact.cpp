@@ -19,6 +19,15 @@
 // The lanes' column plus a uniform offset is then consecutive by
 // construction: the gather's fast path tests only its range (consecutive_).
 // Same rules as the OpenCL printer's (backends/opencl/cl_exact.cpp).
+//
+// The int idiom converts the positions first: `int x = (int)here.x;` then
+// `img[y + dy][x + dx]`. (int)P of such a P is P itself (an exact integer
+// below 2^24, which int, uint, long and ulong all hold), so the conversion
+// is the integer P came from, and an integer gather index that is P plus a
+// uniform integer d is the lanes' column plus d: lane l's value wraps as
+// the first lane's plus l does, and once the first lane's value u is known
+// to lie in [0, extent - W] none of them wraps, so the lanes are
+// consecutive by construction here too.
 #include "jit/spmd_impl.hpp"
 #include "lang/kernel_walk.hpp"
 
@@ -32,6 +41,14 @@ constexpr double kExactLimit = 16777216.0;  // 2^24
 
 bool float_based(const Type* t) {
   return t && t->scalar_of() && t->scalar_of()->kind == TypeKind::Float;
+}
+
+// Integer types that hold every integer below 2^24.
+bool wide_integer(const Type* t) {
+  const Type* s = t ? t->scalar_of() : nullptr;
+  if (!s) return false;
+  return s->kind == TypeKind::Int || s->kind == TypeKind::UInt || s->kind == TypeKind::Long ||
+         s->kind == TypeKind::ULong;
 }
 
 }  // namespace
@@ -155,6 +172,84 @@ Value* Gen::exact_index(const ast::Expr& e, int comp) {
   if (p == lanes && !is_lane(d))
     consecutive_[r] = add ? b.CreateAdd(gang_start, d) : b.CreateSub(gang_start, d);
   return r;
+}
+
+std::optional<SV> Gen::exact_cast(const ast::CastExpr& c) {
+  const ast::Expr& from = *c.operand;
+  if (!shape.exact_positions || c.cast != ast::CastKind::Convert || !wide_integer(c.type) ||
+      !float_based(from.type) || c.type->width() != from.type->width())
+    return std::nullopt;
+  SV out{{}, check_type(c.type)};
+  for (uint32_t k = 0; k < c.type->width(); ++k) {
+    Value* p = position(from, static_cast<int>(k), 0);
+    if (!p) return std::nullopt;
+    out.c.push_back(b.CreateTrunc(p, shaped(reg(c.type->scalar_of()), p)));
+  }
+  return out;
+}
+
+Value* Gen::int_position(const ast::Expr& e, int depth) {
+  if (depth > 8 || !wide_integer(e.type) || e.type->is_vector()) return nullptr;
+  if (const auto* c = e.as<ast::CastExpr>()) {
+    if (!shape.exact_positions || c->cast != ast::CastKind::Convert ||
+        !float_based(c->operand->type) || c->operand->type->is_vector())
+      return nullptr;
+    return position(*c->operand, 0, 0);
+  }
+  const auto* n = e.as<ast::NameExpr>();
+  if (!n || !calls.empty()) return nullptr;  // only the kernel's own locals
+  const auto* v = n->decl ? n->decl->as<ast::VarDecl>() : nullptr;
+  if (!v || v->is_global || v->is_static || v->is_stream || !v->init ||
+      v->init->as<ast::InitListExpr>())
+    return nullptr;
+  if (v->type != v->init->type || !never_assigned(v)) return nullptr;
+  return int_position(*v->init, depth + 1);
+}
+
+Value* Gen::exact_int_index(const ast::Expr& e, int comp) {
+  if (!shape.exact_positions || !e.type || !wide_integer(e.type)) return nullptr;
+  if (e.type->is_vector()) {
+    const auto* c = e.as<ast::ConstructExpr>();
+    if (!c || c->args.size() != e.type->count) return nullptr;
+    const ast::Expr& arg = *c->args[static_cast<size_t>(comp)];
+    return arg.type == e.type->scalar_of() ? exact_int_index(arg, 0) : nullptr;
+  }
+  llvm::Type* it = reg(e.type);
+  if (Value* p = int_position(e, 0)) {
+    Value* v = b.CreateTrunc(p, shaped(it, p));
+    if (p == lanes) consecutive_[v] = gang_start;
+    return v;
+  }
+  const auto* bin = e.as<ast::BinaryExpr>();
+  if (!bin || (bin->op != ast::BinaryOp::Add && bin->op != ast::BinaryOp::Sub) ||
+      bin->lhs->type != e.type || bin->rhs->type != e.type)
+    return nullptr;
+  const bool add = bin->op == ast::BinaryOp::Add;
+  const ast::Expr* other = bin->rhs.get();
+  Value* p = int_position(*bin->lhs, 0);
+  if (!p && add) {
+    p = int_position(*bin->rhs, 0);
+    other = bin->lhs.get();
+  }
+  if (!p) return nullptr;
+  SV d = rvalue(*other);
+  if (d.c.size() != 1 || is_lane(d.c[0])) return nullptr;  // one value for every lane
+  Value* x = b.CreateTrunc(p, shaped(it, p));
+  Value* y = d.c[0];
+  const bool p_left = other == bin->rhs.get();
+  Value* l = p_left ? x : y;
+  Value* r = p_left ? y : x;
+  unify(l, r);
+  Value* v = cg.binary(bin->op, l, r, e.type, e.type);
+  if (p == lanes) {
+    // The first lane's value, wrapped as every lane's is, then widened as
+    // gather_index widens it.
+    Value* g = b.CreateTrunc(gang_start, it);
+    Value* u = cg.binary(bin->op, p_left ? g : y, p_left ? y : g, e.type, e.type);
+    consecutive_[v] =
+        e.type->is_signed() ? b.CreateSExt(u, b.getInt64Ty()) : b.CreateZExt(u, b.getInt64Ty());
+  }
+  return v;
 }
 
 }  // namespace brook::jit::spmd

@@ -101,7 +101,9 @@ SV Gen::rvalue(const ast::Expr& e) {
     case K::Cast: {
       const auto* c = e.as<ast::CastExpr>();
       switch (c->cast) {
-        case ast::CastKind::Convert: return conv(rvalue(*c->operand), e.type);
+        case ast::CastKind::Convert:
+          if (auto exact = exact_cast(*c)) return *exact;
+          return conv(rvalue(*c->operand), e.type);
         case ast::CastKind::Broadcast: {
           SV a = rvalue(*c->operand);
           check_type(e.type);
@@ -270,6 +272,16 @@ Value* Gen::gather_index(Value* v, const Type* t, Value* extent) {
   } else {
     bool sign = t->kind != TypeKind::Bool && t->is_signed();
     id = b.CreateIntCast(v, shaped(b.getInt64Ty(), v), sign);
+    // An unsigned long at or above 2^63 is a huge index, not a negative one.
+    if (!sign && t->size == 8) {
+      Value* top = cg.i64(INT64_MAX);
+      Value* zero = cg.i64(0);
+      if (is_lane(id)) {
+        top = widen(top);
+        zero = widen(zero);
+      }
+      id = b.CreateSelect(b.CreateICmpSLT(id, zero), top, id);
+    }
   }
   Value* hi = b.CreateSub(extent, cg.i64(1));
   Value* zero = cg.i64(0);
@@ -291,8 +303,14 @@ SV Gen::gather(const ast::GatherExpr& e) {
   // A float counter's component indexes by its shadow when the clamp allows.
   const bool by_counter = counters && !counters->empty() && a.shape->counter_exact;
   const bool by_position = counters && shape.exact_positions && a.shape->counter_exact;
+  // Integer indices at exact positions (spmd_exact.cpp), evaluated again
+  // from the tree: only when that has no effects.
+  const bool by_int_position = shape.exact_positions && calls.empty();
   auto add = [&](Value* v, const Type* t, const ast::Expr& ix, int comp) {
-    if (Value* s = by_position ? exact_index(ix, comp) : nullptr) {
+    const bool int_ok = by_int_position && t->is_integer() && speculable(ix);
+    if (Value* s = int_ok ? exact_int_index(ix, comp) : nullptr) {
+      list.push_back({s, t});
+    } else if (Value* s = by_position ? exact_index(ix, comp) : nullptr) {
       list.push_back({s, counters->shadow_type()});
     } else if (Value* s = by_counter ? counter_index(ix, comp) : nullptr) {
       list.push_back({s, counters->shadow_type()});

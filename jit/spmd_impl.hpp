@@ -179,6 +179,16 @@ class Gen {
   llvm::Value* integral(const ast::Expr& e, int comp, int depth);
   llvm::Value* offset(const ast::Expr& e, int comp);
   bool never_assigned(const ast::Decl* d);
+  // (int)P of exact positions P, component by component, as the integers P
+  // were converted from (no float round trip), or nothing.
+  std::optional<SV> exact_cast(const ast::CastExpr& c);
+  // An integer expression that is an exact position converted to an integer
+  // type (through never-assigned locals): its i64 position, or null.
+  llvm::Value* int_position(const ast::Expr& e, int depth);
+  // Component `comp` of an integer gather index as rvalue computes it, its
+  // first lane recorded in consecutive_ when it is the lanes' column plus a
+  // uniform offset; null when it is not of that form. `e` must be speculable.
+  llvm::Value* exact_int_index(const ast::Expr& e, int comp);
   static bool lane_stride_is_one(llvm::Value* v);  // spmd_memory.cpp
 
   llvm::BasicBlock* alloca_block = nullptr;

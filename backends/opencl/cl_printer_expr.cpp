@@ -194,6 +194,9 @@ std::string ClPrinter::gather_index_helper(const Type* t) {
   return m_.helper("brook_gi_" + S, [&] {
     std::string head = "static brook_i brook_gi_" + S + "(" + S + " f, brook_i n) { ";
     if (t->kind == TypeKind::Int) return head + "return clamp((brook_i)f, (brook_i)0, n - 1); }\n";
+    // Unsigned long: at or above 2^63 a huge index, not a negative one.
+    if (t->kind == TypeKind::ULong)
+      return head + "return (brook_i)(f >= (ulong)n ? (ulong)(n - 1) : f); }\n";
     if (!t->is_floating()) {
       return head + "long i = (long)f; return (brook_i)(i < 0 ? 0 : (i >= n ? n - 1 : i)); }\n";
     }

@@ -1458,6 +1458,37 @@ def _(out):
     out.stream_print(r)
 
 
+@test("s5_int_position_gather")
+def _(out):
+    img = from_list([3, 70], fl([(i * 5 + j * 3) % 13 - 6 for i in range(3) for j in range(70)]))
+    r = Stream([3, 70])
+    big = 4294967290
+
+    def taps(inv, cur):
+        x, y = int(inv.indexof_out()[0].v), int(inv.indexof_out()[1].v)
+        z = x * 2
+        s = gather(img, y, x + 1) + F(2) * gather(img, y + 1, x - 3)
+        for d in range(-9, 81, 7):
+            s = s * F(2) + gather(img, y, x + d) - gather(img, y - 1, d + x) + F(0.25) * gather(img, y, x - d)
+        s = s + F(3) * gather(img, y, (x + big) % 2**32) + F(5) * gather(img, y + 1, x - 2) + F(7) * gather(img, y, z)
+        return [s + F(0.5) * gather(img, y, x + 5)]
+    launch([r], [], taps)
+    out.stream_print(r)
+
+
+@test("s5_gather_unsigned_huge")
+def _(out):
+    img = from_list([2, 40], fl([(i * 7 + j * 3) % 11 for i in range(2) for j in range(40)]))
+    r = Stream([2, 40])
+    for off in (2, 2**63):
+        def pick(inv, cur):
+            x, y = int(inv.indexof_out()[0].v), int(inv.indexof_out()[1].v)
+            return [gather(img, 0, (x - off) % 2**64) + F(2) * gather(img, 1, (off + x) % 2**64) +
+                    F(4) * gather(img, y, (x - 3) % 2**64) + F(8) * gather(img, 0, (x - 5) % 2**32)]
+        launch([r], [], pick)
+        out.stream_print(r)
+
+
 @test("s5_gather_host_array")
 def _(out):
     table = from_list([5], fl([0.5, 1.5, 2.5, 3.5, 4.5]))
