@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backends/host_pool.hpp"
+#include "backends/profile.hpp"
 #include "backends/view_layout.hpp"
 #include "interp/interrupt.hpp"
 #include "jit/abi.hpp"
@@ -24,13 +25,8 @@
 
 namespace brook::jit {
 
-struct Stat {
-  int compiles = 0;
-  double compile_ms = 0;
-  int64_t launches = 0;
-  double run_ms = 0;
-  int64_t elements = 0;
-};
+// jit_profile_report's per-kernel row: the same counters as --profile's.
+using Stat = Profile::Kernel;
 
 // The order of the compiled-slice cache (jit_map.cpp).
 bool operator<(const MapShape& a, const MapShape& b);
