@@ -171,6 +171,7 @@ std::string parameter_list(const ClArgs& args, ClModule& m) {
 ClArgs map_args(const MapPlan& plan) {
   const ast::FuncDecl& k = plan.kernel->defined();
   ClArgs args;
+  args.reserve(6 + 5 * plan.args.size());  // built per launch: no regrowth
   prefix(args);
   for (size_t i = 0; i < 4; ++i)
     args.push_back(number(std::string("brook_d").append(std::to_string(i)),
