@@ -146,13 +146,15 @@ std::optional<std::string> ClPrinter::counter_text(const Expr& e, int comp) {
   if (!current_) return std::nullopt;
   switch (e.kind) {
     case ExprKind::Name: {
-      const analysis::FloatCounter* c = comp == 0 ? counters().find(e.as<NameExpr>()->decl) : nullptr;
+      const analysis::FloatCounter* c =
+          comp == 0 ? counters().find(e.as<NameExpr>()->decl) : nullptr;
       if (!c) return std::nullopt;
       return "brook_ci_" + safe_name(c->var->name);
     }
     case ExprKind::Construct: {
       auto* c = e.as<ConstructExpr>();
-      if (c->args.size() == 1 && !c->args[0]->type->is_vector()) return counter_text(*c->args[0], 0);
+      if (c->args.size() == 1 && !c->args[0]->type->is_vector())
+        return counter_text(*c->args[0], 0);
       int at = 0;
       for (const auto& a : c->args) {
         int w = static_cast<int>(a->type->width());
@@ -189,7 +191,8 @@ std::optional<std::string> ClPrinter::exact_index(const Expr& e, int comp) {
   if (!m_.exact_positions || !is_float_based(e.type)) return std::nullopt;
   if (auto c = counter_text(e, comp)) return c;
   // float2(k, here.y): each component on its own.
-  if (auto* c = e.as<ConstructExpr>(); c && e.type->is_vector() && c->args.size() == e.type->count &&
+  if (auto* c = e.as<ConstructExpr>(); c && e.type->is_vector() &&
+                                       c->args.size() == e.type->count &&
                                        !c->args[static_cast<size_t>(comp)]->type->is_vector())
     return exact_index(*c->args[static_cast<size_t>(comp)], 0);
   if (auto p = position(e, comp, 0)) return "((long)" + *p + ")";
@@ -274,6 +277,61 @@ std::optional<std::string> ClPrinter::float_loop_poll(const ForStmt& f) {
   if (bound && std::fabs(*bound) < kExactLimit) return std::string();
   std::string s = "brook_ci_" + safe_name(c->var->name);
   return up ? "(" + s + " >= 16777216L)" : "(" + s + " <= -16777216L)";
+}
+
+// A loop like sgemm's `for (k = 0.0f; k < n; k += 1.0f)` with n a float the
+// loop never writes: while |n| < 2^24 the counter k equals its shadow ci
+// exactly on every iteration that runs (k starts integral, moves by an
+// integral step and is written nowhere else; every value below the bound is
+// below 2^24), and `k < n` holds exactly when `ci < ceil(n)` (ci is an
+// integer; the first value past the bound may round, but monotonely, so the
+// float test fails there too). So the printer runs the loop on the shadow
+// alone, a counted loop PoCL can reason about, and keeps the float loop for
+// bounds past 2^24, infinities and NaN.
+std::optional<ClPrinter::IntegerBound> ClPrinter::float_loop_integer_bound(const ForStmt& f) {
+  if (!current_ || !f.cond || !f.step || !f.body) return std::nullopt;
+  auto w = counters().write(*f.step);
+  if (!w || w->second.reset || w->second.value == 0) return std::nullopt;
+  const analysis::FloatCounter* c = w->first;
+  const bool up = w->second.value > 0;
+  auto* cmp = f.cond->as<BinaryExpr>();
+  if (!cmp || !cmp->lhs->type || cmp->lhs->type->kind != TypeKind::Float || !cmp->rhs->type ||
+      cmp->rhs->type->kind != TypeKind::Float)
+    return std::nullopt;  // a float comparison of the counter itself with a float
+  auto* k = cmp->lhs->as<NameExpr>();
+  auto* b = cmp->rhs->as<NameExpr>();
+  if (!k || k->decl != c->var || !b || !b->decl) return std::nullopt;
+  const bool toward = up ? (cmp->op == BinaryOp::Lt || cmp->op == BinaryOp::Le)
+                         : (cmp->op == BinaryOp::Gt || cmp->op == BinaryOp::Ge);
+  if (!toward) return std::nullopt;
+  // The counter moves only by the step, the bound not at all, and the body
+  // holds no loop (each version prints the body once more).
+  bool written = false, nested = false;
+  walk(
+      f.body.get(),
+      [&](const Expr& x) {
+        if (auto w2 = counters().write(x); w2 && w2->first == c) written = true;
+      },
+      [&](const Stmt& s) {
+        nested = nested || s.kind == StmtKind::For || s.kind == StmtKind::While ||
+                 s.kind == StmtKind::Do;
+      });
+  if (written || nested || b->decl == c->var || may_assign(f.body.get(), *b->decl))
+    return std::nullopt;
+  IntegerBound r;
+  const std::string s = "brook_ci_" + safe_name(c->var->name);
+  r.bound = "brook_cb_" + safe_name(c->var->name);
+  // Strictly below 2^24: then every value the counter takes up to and
+  // including the first one past the bound is exact or rounds past it.
+  r.fits = "(fabs(" + expr(*cmp->rhs) + ") < 16777216.0f)";
+  const bool round_up = cmp->op == BinaryOp::Lt || cmp->op == BinaryOp::Ge;
+  r.bound += std::string(" = (long)") + (round_up ? "ceil(" : "floor(") + expr(*cmp->rhs) + ")";
+  const char* op = cmp->op == BinaryOp::Lt   ? " < "
+                   : cmp->op == BinaryOp::Le ? " <= "
+                   : cmp->op == BinaryOp::Gt ? " > "
+                                             : " >= ";
+  r.cond = s + op + "brook_cb_" + safe_name(c->var->name);
+  return r;
 }
 
 }  // namespace brook::opencl

@@ -207,6 +207,21 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
       auto* f = s.as<ForStmt>();
       out += pad(indent) + "{\n";
       if (f->init) stmt(*f->init, indent + 1, out);
+      if (auto ib = float_loop_integer_bound(*f)) {
+        // Two versions: the counted loop on the shadow, and the float loop
+        // (polling only once the counter may be stuck) for bounds past 2^24.
+        out += pad(indent + 1) + "if " + ib->fits + " {\n";
+        out += pad(indent + 2) + "const long " + ib->bound + ";\n";
+        out += pad(indent + 2) + "for (; " + ib->cond + "; " + expr(*f->step) + ")\n";
+        loop_body(*f->body, indent + 2, false, out);
+        out += pad(indent + 1) + "} else {\n";
+        const auto guard = float_loop_poll(*f);
+        out += pad(indent + 2) + "for (; " + expr(*f->cond) + "; " + expr(*f->step) + ")\n";
+        loop_body(*f->body, indent + 2, !guard || !guard->empty(), out, guard.value_or(""));
+        out += pad(indent + 1) + "}\n";
+        out += pad(indent) + "}\n";
+        break;
+      }
       out += pad(indent + 1) + "for (; " + (f->cond ? expr(*f->cond) : "1") + "; " +
              (f->step ? expr(*f->step) : "") + ")\n";
       // A counted loop ends on its own; polling would stop PoCL unrolling it.

@@ -53,6 +53,13 @@ class ClPrinter {
   // not one (poll every iteration), "" when it ends on its own, else the
   // condition under which it may be stuck and must poll.
   std::optional<std::string> float_loop_poll(const ast::ForStmt& f);
+  // A float counter's loop toward a bound held in a float the loop never
+  // writes, as an integer loop (cl_exact.cpp): `fits` (the bound is within
+  // ±2^24) and the shadow's condition; nullopt when the loop is not one.
+  struct IntegerBound {
+    std::string bound, fits, cond;
+  };
+  std::optional<IntegerBound> float_loop_integer_bound(const ast::ForStmt& f);
   std::string init_list(const ast::Expr& e, const Type* t);
 
   // Expressions (cl_printer_expr.cpp)
