@@ -173,10 +173,12 @@ RV Codegen::builtin(const ast::CallExpr& e) {
     // Reached only off the phase-by-phase path (a syncGroup() in a loop or
     // branch): the invocation runs on a fiber and the hook suspends it
     // (jit/groups.cpp). Sema keeps syncGroup() a statement of its own.
-    if (fn->decl->group_size[0] <= 0) unsupported(e.loc, "'syncGroup()' outside a work-group kernel");
+    if (fn->decl->group_size[0] <= 0)
+      unsupported(e.loc, "'syncGroup()' outside a work-group kernel");
     Value* launch = b.CreateLoad(b.getPtrTy(), byte_gep(fn->ctx, kCtxLaunch));
     auto hook = mod.getOrInsertFunction(
-        "brook_jit_sync", llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), b.getInt64Ty()}, false));
+        "brook_jit_sync",
+        llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), b.getInt64Ty()}, false));
     uint64_t loc = (static_cast<uint64_t>(e.loc.line) << 32) | e.loc.col;
     b.CreateCall(hook, {launch, i64(static_cast<int64_t>(loc))});
     return {nullptr, e.type};

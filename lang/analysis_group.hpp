@@ -31,6 +31,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -68,6 +69,14 @@ GroupFacts group_facts(const ast::FuncDecl& kernel);
 
 // True for the statement `syncGroup();`.
 bool is_sync_statement(const ast::Stmt& s);
+
+// The decisions around syncGroup() (an `if`, loop or `switch` holding a
+// syncGroup(), or a return, break or continue that can skip one) whose
+// condition may differ between the invocations of a group: it depends on
+// instanceInGroup(), instance(), indexof, a stream or shared element, a kernel
+// call or a local that does (analysis_uniform.cpp). A backend whose barrier
+// needs uniform control flow checks these at run time (OpenCL, cl_groups.hpp).
+std::set<const ast::Stmt*> varying_sync_decisions(const ast::FuncDecl& kernel);
 
 // The runtime error of a group whose invocations do not reach the same
 // sequence of syncGroup() calls (the same text on every backend).

@@ -204,6 +204,7 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
     }
   }
   body += "  " + call + gl.call_args + ");\n" + stores;
+  if (m.group_votes) params += ", __global int* brook_diverged";
   m.add_function("__kernel " + (group ? gl.attribute + " " : std::string()) + "void brook_map(" +
                  params + ") {\n" + body + "}\n");
   return m.source();

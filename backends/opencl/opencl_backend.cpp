@@ -526,6 +526,14 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
         set(left4(den, 1));
       }
     }
+    // The divergence word of a voting group kernel (cl_groups.hpp).
+    cl::Buffer diverged;
+    if (c.module->group_votes) {
+      cl_int zero = 0;
+      diverged = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, sizeof zero);
+      rt_.queue().enqueueWriteBuffer(diverged, CL_TRUE, 0, sizeof zero, &zero);
+      set(diverged);
+    }
     begin_printf(c);
     cl::NDRange range, local = cl::NullRange;
     const size_t R = dom.size();
@@ -549,10 +557,17 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
       // this call; any other runs on while the host goes on (the next
       // blocking step settles it), as the bench's chains of launches want.
       // --profile waits too, so that the launch's time is its own row's.
-      if (c.module->polls || c.module->uses_printf || !keep.empty() || profile_) wait_for(done);
+      if (c.module->polls || c.module->uses_printf || c.module->group_votes || !keep.empty() ||
+          profile_)
+        wait_for(done);
       else pending_ = done;
     }
     end_printf(c);
+    if (c.module->group_votes) {
+      cl_int word = 0;
+      rt_.queue().enqueueReadBuffer(diverged, CL_TRUE, 0, sizeof word, &word);
+      if (word) throw PlanError{plan.loc, analysis::divergent_sync_error(k)};
+    }
   } catch (const cl::Error& e) {
     throw PlanError{plan.loc, failure("running kernel '" + k.name + "'", e)};
   }
