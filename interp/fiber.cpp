@@ -120,6 +120,12 @@ struct FiberSet::Stack {
     size = kStackBytes;
   }
   ~Stack() {
+#ifdef BROOK_FIBER_ASAN
+    // A finished fiber never returns from FiberSet::entry (an abandoned one
+    // from any of its frames): their redzones would outlive the mapping and
+    // poison whatever is mapped here next.
+    __asan_unpoison_memory_region(bottom, static_cast<std::byte*>(map) + map_bytes - bottom);
+#endif
     munmap(map, map_bytes);
   }
   Stack(const Stack&) = delete;
