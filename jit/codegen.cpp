@@ -213,9 +213,11 @@ llvm::Function* Codegen::body(const ast::FuncDecl& decl) {
     for (auto& [local, from] : first_phase_copies) copy(local, from.first, from.second);
     b.CreateBr(taken);
     b.SetInsertPoint(taken);
-    // One phase per call: the statements between its syncGroup()s.
+    // One phase per call: the statements between its syncGroup()s; off the
+    // phased path the whole body, suspended at each syncGroup() (groups.hpp).
     const analysis::GroupFacts facts = analysis::group_facts(f);
-    for (size_t k = 0; k < facts.phases.size(); ++k) {
+    if (!facts.phased) stmt(*f.body);
+    for (size_t k = 0; facts.phased && k < facts.phases.size(); ++k) {
       BasicBlock* run = BasicBlock::Create(ctx, "phase", fnv);
       BasicBlock* next = BasicBlock::Create(ctx, "phase.next", fnv);
       b.CreateCondBr(b.CreateICmpEQ(phase, i64(static_cast<int64_t>(k))), run, next);

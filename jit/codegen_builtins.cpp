@@ -169,7 +169,20 @@ RV Codegen::builtin(const ast::CallExpr& e) {
          b.getInt32(static_cast<uint32_t>(g[2])), b.getInt32(1)});
     return {b.CreateSRem(v, size), e.type};
   }
-  if (id == Builtin::syncGroup) unsupported(e.loc, "'syncGroup()' inside an expression");
+  if (id == Builtin::syncGroup) {
+    // Reached only off the phase-by-phase path (a syncGroup() in a loop or
+    // branch): the invocation runs on a fiber and the hook suspends it
+    // (jit/groups.cpp). Sema keeps syncGroup() a statement of its own.
+    if (fn->decl->group_size[0] <= 0)
+      unsupported(e.loc, "'syncGroup()' outside a work-group kernel");
+    Value* launch = b.CreateLoad(b.getPtrTy(), byte_gep(fn->ctx, kCtxLaunch));
+    auto hook = mod.getOrInsertFunction(
+        "brook_jit_sync",
+        llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), b.getInt64Ty()}, false));
+    uint64_t loc = (static_cast<uint64_t>(e.loc.line) << 32) | e.loc.col;
+    b.CreateCall(hook, {launch, i64(static_cast<int64_t>(loc))});
+    return {nullptr, e.type};
+  }
   if (id == Builtin::instance) {
     // The domain position plus the first output's view offset (§5).
     auto* v4 = llvm::FixedVectorType::get(b.getInt32Ty(), 4);

@@ -48,6 +48,7 @@ namespace brook::jit {
 extern "C" int brook_jit_printf(void* launch, const char* format, const void* args, int64_t n,
                                 int64_t loc);
 extern "C" void brook_jit_push(void* ctx, int64_t param, const void* value, int64_t size);
+extern "C" void brook_jit_sync(void* launch, int64_t site);
 
 namespace {
 
@@ -364,6 +365,8 @@ JitCompiler::JitCompiler(const JitTuning& tuning, std::string cache_dir)
   hooks[es.intern("brook_jit_printf")] = {llvm::orc::ExecutorAddr::fromPtr(&brook_jit_printf),
                                           llvm::JITSymbolFlags::Exported};
   hooks[es.intern("brook_jit_push")] = {llvm::orc::ExecutorAddr::fromPtr(&brook_jit_push),
+                                        llvm::JITSymbolFlags::Exported};
+  hooks[es.intern("brook_jit_sync")] = {llvm::orc::ExecutorAddr::fromPtr(&brook_jit_sync),
                                         llvm::JITSymbolFlags::Exported};
   if (auto e = impl_->jit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(hooks)))) {
     fail(std::move(e), "defining runtime hooks");

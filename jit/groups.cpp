@@ -1,11 +1,21 @@
 #include "jit/groups.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
-#include "interp/interrupt.hpp"
 #include "backends/scheduler.hpp"
+#include "interp/fiber.hpp"
+#include "interp/interrupt.hpp"
+
+// syncGroup() off the phased path: suspends the invocation's fiber. Generated
+// code has no unwind tables, so a diverged group's fibers are abandoned, not
+// unwound: their stacks hold only generated frames and this hook's.
+extern "C" void brook_jit_sync(void* /*launch*/, int64_t site) {
+  if (brook::interp::FiberSet* set = brook::interp::FiberSet::current())
+    set->yield(static_cast<uint64_t>(site));
+}
 
 namespace brook::jit {
 
@@ -65,7 +75,8 @@ bool next_position(std::vector<int64_t>& pos, const std::vector<int64_t>& extent
 
 void run_groups(const ast::FuncDecl& kernel, SourceLoc loc, const Extents& domain, SliceFn slice,
                 const Launch& launch, const ParallelFor* parallel, int64_t blocks) {
-  if (std::string e = analysis::group_domain_error(kernel, domain); !e.empty()) throw PlanError{loc, e};
+  if (std::string e = analysis::group_domain_error(kernel, domain); !e.empty())
+    throw PlanError{loc, e};
   const analysis::GroupFacts facts = analysis::group_facts(kernel);
   const GroupLayout layout = group_layout(kernel);
   const size_t D = domain.size();
@@ -82,14 +93,61 @@ void run_groups(const ast::FuncDecl& kernel, SourceLoc loc, const Extents& domai
   const size_t L = D >= 2 ? D - 2 : 0;
   const std::vector<int64_t> lead_ext(gext.begin(), gext.begin() + static_cast<std::ptrdiff_t>(L));
 
+  std::atomic<bool> diverged{false};
   // Groups [first, last) in row-major order with their own frames and shared arrays.
   auto run_range = [&](int64_t first, int64_t last) {
     Launch own = launch;
-    std::vector<Chunk> frames(static_cast<size_t>(layout.frame_size / 16 * static_cast<uint64_t>(facts.count)));
+    std::vector<Chunk> frames(
+        static_cast<size_t>(layout.frame_size / 16 * static_cast<uint64_t>(facts.count)));
     std::vector<Chunk> shared(static_cast<size_t>((layout.shared_size + 15) / 16 + 1));
     own.group_frames = frames.front().bytes;
     own.group_frame_size = static_cast<int64_t>(layout.frame_size);
     own.group_shared = shared.front().bytes;
+    // Off the phased path: invocation L of the group at `g` runs the whole
+    // body (one position's slice call) on fiber L; a round resumes every
+    // invocation until each waits at a syncGroup() or has finished. False
+    // when the range must stop (a diverged group or an interrupt).
+    interp::FiberSet fibers;
+    std::vector<int64_t> row(static_cast<size_t>(facts.count)), col(row.size());
+    auto run_fibers = [&](Launch& run, const std::vector<int64_t>& g) {
+      for (int64_t L = 0; L < facts.count; ++L) {
+        const int64_t local[3] = {L % facts.size[0], (L / facts.size[0]) % facts.size[1],
+                                  L / (facts.size[0] * facts.size[1])};
+        int64_t r = 0;
+        for (size_t d = 0; d + 1 < D; ++d) {
+          int64_t p = g[d] * gext[d];
+          if (D - 1 - d < 3) p += local[D - 1 - d];
+          r = r * domain[d] + p;
+        }
+        row[static_cast<size_t>(L)] = r;
+        col[static_cast<size_t>(L)] = g[D - 1] * gext[D - 1] + local[0];
+      }
+      run.group_phase = 0;
+      fibers.start(facts.count, [&](int64_t L) {
+        const int64_t r = row[static_cast<size_t>(L)], c = col[static_cast<size_t>(L)];
+        slice(&run, r, r + 1, c, c + 1);
+      });
+      for (;;) {
+        for (int64_t L = 0; L < facts.count; ++L) fibers.resume(L);
+        int64_t waiting = 0;
+        uint64_t site = 0;
+        bool same = true;
+        for (int64_t L = 0; L < facts.count; ++L) {
+          if (fibers.finished(L)) continue;
+          if (waiting++ == 0)
+            site = fibers.site(L);
+          else if (fibers.site(L) != site)
+            same = false;
+        }
+        if (waiting == 0) return true;
+        // An interrupt ends generated loops early: not a divergence.
+        if (interrupt_requested.load(std::memory_order_relaxed) || diverged.load()) return false;
+        if (waiting != facts.count || !same) {
+          diverged = true;
+          return false;
+        }
+      }
+    };
     std::vector<int64_t> g(D, 0);
     for (int64_t n = first; n < last; ++n) {
       int64_t rest = n;
@@ -98,6 +156,10 @@ void run_groups(const ast::FuncDecl& kernel, SourceLoc loc, const Extents& domai
         rest /= ngroups[d];
       }
       std::memset(shared.data(), 0, shared.size() * sizeof(Chunk));
+      if (!facts.phased) {
+        if (!run_fibers(own, g)) return;
+        continue;
+      }
       for (size_t p = 0; p < facts.phases.size(); ++p) {
         own.group_phase = static_cast<int64_t>(p);
         if (D == 1) {
@@ -117,11 +179,13 @@ void run_groups(const ast::FuncDecl& kernel, SourceLoc loc, const Extents& domai
     }
   };
   blocks = std::min(blocks, total);
-  if (!parallel || blocks < 2) {
+  if (!parallel || blocks < 2)
     run_range(0, total);
-    return;
-  }
-  (*parallel)(blocks, [&](int64_t i) { run_range(total * i / blocks, total * (i + 1) / blocks); });
+  else
+    (*parallel)(blocks,
+                [&](int64_t i) { run_range(total * i / blocks, total * (i + 1) / blocks); });
+  if (diverged && !interrupt_requested.load(std::memory_order_relaxed))
+    throw PlanError{loc, analysis::divergent_sync_error(kernel)};
 }
 
 }  // namespace brook::jit

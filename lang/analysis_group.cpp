@@ -1,5 +1,6 @@
 #include "lang/analysis_group.hpp"
 
+#include "lang/kernel_walk.hpp"
 #include "stdlib/builtins.hpp"
 
 namespace brook::analysis {
@@ -25,11 +26,27 @@ GroupFacts group_facts(const FuncDecl& kernel) {
   g.count = g.size[0] * g.size[1] * g.size[2];
   g.phases.emplace_back();
   if (!kernel.body) return g;
+  // Fibers are needed where a syncGroup() sits below the top level or a
+  // return may skip one (a return after the last syncGroup() only ends the
+  // invocation's last phase early).
+  bool nested_sync = false, returned = false;
   for (const StmtPtr& s : kernel.body->body) {
     if (is_sync_statement(*s)) {
+      if (returned) g.phased = false;
       g.phases.emplace_back();
       continue;
     }
+    walk(
+        s.get(),
+        [&](const Expr& e) {
+          const auto* c = e.as<CallExpr>();
+          if (c && c->target == CallTarget::Builtin &&
+              static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::syncGroup)
+            nested_sync = true;
+        },
+        [&](const Stmt& st) {
+          if (st.kind == StmtKind::Return) returned = true;
+        });
     g.phases.back().push_back(s.get());
     if (const auto* ds = s->as<DeclStmt>()) {
       for (const DeclPtr& d : ds->decls) {
@@ -44,7 +61,15 @@ GroupFacts group_facts(const FuncDecl& kernel) {
       }
     }
   }
+  if (nested_sync) g.phased = false;
   return g;
+}
+
+std::string divergent_sync_error(const FuncDecl& kernel) {
+  return "the invocations of a group of kernel '" + kernel.name +
+         "' do not reach the same syncGroup() calls (every invocation of a group must reach the "
+         "same sequence of syncGroup()s; the control flow around them must be the same for the "
+         "whole group)";
 }
 
 std::vector<int64_t> group_extents(const FuncDecl& kernel, size_t rank) {

@@ -22,9 +22,8 @@ struct GroupChecker {
   FuncDecl& f;
   bool group;
   int64_t count;
-  size_t last_sync = 0;  // index of the last top-level syncGroup() + 1; 0: none
 
-  void expr(const Expr* e, bool top_statement) {
+  void expr(const Expr* e, bool statement) {
     analysis::walk_expr(e, [&](const Expr& x) {
       const auto* c = x.as<CallExpr>();
       if (!c) return;
@@ -46,11 +45,10 @@ struct GroupChecker {
                 f.name + "'");
         return;
       }
-      if (b == stdlib::Builtin::syncGroup && !(top_statement && &x == e))
-        s.error(
-            at,
-            "'syncGroup()' is supported only as a statement at the top level of the kernel body "
-            "(not inside control flow, a block or an expression)");
+      // A statement anywhere in the body, loops and branches included: the
+      // backends suspend an invocation there (lang/analysis_group.hpp).
+      if (b == stdlib::Builtin::syncGroup && !(statement && &x == e))
+        s.error(at, "'syncGroup()' is a statement of its own: it cannot be part of an expression");
     });
   }
 
@@ -87,14 +85,14 @@ struct GroupChecker {
                          " invocations (each invocation owns an equal part, Brook+'s rule)");
   }
 
-  void stmt(Stmt* st, bool top, size_t index) {
+  void stmt(Stmt* st, bool top) {
     if (!st) return;
     switch (st->kind) {
       case StmtKind::Compound:
-        for (auto& b : st->as<CompoundStmt>()->body) stmt(b.get(), false, index);
+        for (auto& b : st->as<CompoundStmt>()->body) stmt(b.get(), false);
         break;
       case StmtKind::Expr:
-        expr(st->as<ExprStmt>()->expr.get(), top);
+        expr(st->as<ExprStmt>()->expr.get(), true);
         break;
       case StmtKind::Decl:
         for (auto& d : st->as<DeclStmt>()->decls)
@@ -106,43 +104,38 @@ struct GroupChecker {
       case StmtKind::If: {
         auto* i = st->as<IfStmt>();
         expr(i->cond.get(), false);
-        stmt(i->then_stmt.get(), false, index);
-        stmt(i->else_stmt.get(), false, index);
+        stmt(i->then_stmt.get(), false);
+        stmt(i->else_stmt.get(), false);
         break;
       }
       case StmtKind::For: {
         auto* fs = st->as<ForStmt>();
-        stmt(fs->init.get(), false, index);
+        stmt(fs->init.get(), false);
         expr(fs->cond.get(), false);
         expr(fs->step.get(), false);
-        stmt(fs->body.get(), false, index);
+        stmt(fs->body.get(), false);
         break;
       }
       case StmtKind::While:
         expr(st->as<WhileStmt>()->cond.get(), false);
-        stmt(st->as<WhileStmt>()->body.get(), false, index);
+        stmt(st->as<WhileStmt>()->body.get(), false);
         break;
       case StmtKind::Do:
-        stmt(st->as<DoStmt>()->body.get(), false, index);
+        stmt(st->as<DoStmt>()->body.get(), false);
         expr(st->as<DoStmt>()->cond.get(), false);
         break;
       case StmtKind::Switch:
         expr(st->as<SwitchStmt>()->cond.get(), false);
-        stmt(st->as<SwitchStmt>()->body.get(), false, index);
+        stmt(st->as<SwitchStmt>()->body.get(), false);
         break;
       case StmtKind::Case:
         expr(st->as<CaseStmt>()->value.get(), false);
         break;
       case StmtKind::Label:
-        stmt(st->as<LabelStmt>()->stmt.get(), false, index);
+        stmt(st->as<LabelStmt>()->stmt.get(), false);
         break;
       case StmtKind::Return:
         expr(st->as<ReturnStmt>()->value.get(), false);
-        if (group && index < last_sync)
-          s.error(
-              st->loc,
-              "'return' before the last 'syncGroup()' of group kernel '" + f.name +
-                  "' is not supported: every invocation of a group must reach each syncGroup()");
         break;
       default:
         break;
@@ -167,12 +160,8 @@ void Sema::Impl::check_work_groups(FuncDecl& f) {
       if (p->vout_bound >= 0)
         error(p->loc, "'vout' parameter '" + p->name + "' is not supported in a group kernel");
     }
-    const auto& items = f.body->body;
-    for (size_t i = 0; i < items.size(); ++i)
-      if (analysis::is_sync_statement(*items[i])) g.last_sync = i + 1;
   }
-  const auto& items = f.body->body;
-  for (size_t i = 0; i < items.size(); ++i) g.stmt(items[i].get(), true, i);
+  for (const StmtPtr& item : f.body->body) g.stmt(item.get(), true);
 }
 
 }  // namespace brook

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "backends/plan.hpp"
@@ -40,6 +41,9 @@ struct KernelContext {
   SourceLoc call_loc;                      // the launch, where vout errors are reported
   int32_t instance_offset[4] = {0, 0, 0, 0};  // instance(): the first output's view offset
   int32_t in_group[4] = {0, 0, 0, 0};         // instanceInGroup() of a group kernel (§12)
+  // syncGroup() of a group kernel run as fibers (kernel_groups.cpp): suspends
+  // the invocation at the call `site`; empty on the phase-by-phase path.
+  std::function<void(uint64_t site)> sync;
 };
 
 }  // namespace brook::interp

@@ -1,16 +1,21 @@
 // Brook+ work-group kernels on the reference backend (LANGUAGE.md §12,
 // lang/analysis_group.hpp): groups run one after another; inside a group
-// every invocation keeps its own frame, and the kernel body's top-level block
-// runs phase by phase (the statements between syncGroup()s) for all of the
-// group's invocations before the next phase starts. Shared arrays are the
-// compiler's objects for their declarations, zeroed when a group starts.
+// every invocation keeps its own frame. Where the facts say `phased`, the
+// kernel body's top-level block runs phase by phase (the statements between
+// syncGroup()s) for all of the group's invocations before the next phase
+// starts. Otherwise (a syncGroup() inside a loop or branch) each invocation
+// is a fiber (interp/fiber.hpp) that syncGroup() suspends; once every
+// invocation waits at the same syncGroup() the next round resumes them all.
+// Shared arrays are the compiler's objects for their declarations, zeroed
+// when a group starts.
 #include <cstring>
 
 #include "backends/interp/interp_backend.hpp"
 #include "backends/interp/kernel_hooks.hpp"
 #include "backends/interp/kernel_loops.hpp"
-#include "interp/stmt_nodes.hpp"
+#include "interp/fiber.hpp"
 #include "interp/interrupt.hpp"
+#include "interp/stmt_nodes.hpp"
 #include "lang/analysis_group.hpp"
 
 namespace brook {
@@ -75,6 +80,57 @@ void InterpBackend::run_groups(const MapPlan& plan, interp::CompiledFunction& fn
     for (size_t d = 0; d < rank; ++d) linear = linear * plan.domain[d] + pos[d];
     context_.invocation = linear;
   };
+  // The fiber path: invocation L runs the whole body on fiber L.
+  interp::FiberSet fibers;
+  auto enter = [&](int64_t L) {
+    place(L);
+    machine_.fp = frames[static_cast<size_t>(L)];
+    machine_.depth = 1;
+    machine_.ret.u = 0;
+  };
+  auto body = [&](int64_t L) {
+    enter(L);
+    fn.body->exec(machine_);  // a `return` just ends the invocation
+  };
+  context_.sync = [&](uint64_t site) {
+    interp::FiberSet* set = interp::FiberSet::current();
+    if (!set) throw RuntimeError{plan.loc, "internal error: syncGroup() outside a group's fiber"};
+    // Other invocations run meanwhile and move fp, pos and instanceInGroup().
+    const int64_t L =
+        context_.in_group[0] + gx * (context_.in_group[1] + gy * context_.in_group[2]);
+    if (set->yield(site)) throw interp::FiberCancelled{};
+    enter(L);
+  };
+  struct SyncReset {
+    interp::KernelContext& c;
+    ~SyncReset() { c.sync = nullptr; }
+  } sync_reset{context_};
+  auto run_fibers = [&] {
+    fibers.start(count, body);
+    try {
+      for (;;) {
+        for (int64_t L = 0; L < count; ++L) fibers.resume(L);
+        // Every invocation has finished, or waits at a syncGroup(): all at
+        // the same one, or the group diverged.
+        int64_t waiting = 0;
+        uint64_t site = 0;
+        bool same = true;
+        for (int64_t L = 0; L < count; ++L) {
+          if (fibers.finished(L)) continue;
+          if (waiting++ == 0)
+            site = fibers.site(L);
+          else if (fibers.site(L) != site)
+            same = false;
+        }
+        if (waiting == 0) return;
+        poll_interrupt();
+        if (waiting != count || !same) throw PlanError{plan.loc, analysis::divergent_sync_error(k)};
+      }
+    } catch (...) {
+      fibers.cancel_all();  // unwinds the suspended invocations' native frames
+      throw;
+    }
+  };
   do {
     for (size_t d = 0; d < rank; ++d) origin[d] = gpos[d] * gext[d];
     for (auto& [p, n] : shared) std::memset(p, 0, n);
@@ -87,21 +143,24 @@ void InterpBackend::run_groups(const MapPlan& plan, interp::CompiledFunction& fn
       frames[static_cast<size_t>(L)] = frame;
       done[static_cast<size_t>(L)] = 0;
     }
-    for (const auto& phase : phases) {
-      for (int64_t L = 0; L < count; ++L) {
-        if (done[static_cast<size_t>(L)]) continue;
-        place(L);
-        machine_.fp = frames[static_cast<size_t>(L)];
-        machine_.depth = 1;
-        machine_.ret.u = 0;
-        for (interp::StmtNode* s : phase) {
-          if (s->exec(machine_) != interp::Flow::normal) {
-            done[static_cast<size_t>(L)] = 1;  // returned (sema: only after the last syncGroup)
-            break;
+    if (!facts.phased)
+      run_fibers();
+    else
+      for (const auto& phase : phases) {
+        for (int64_t L = 0; L < count; ++L) {
+          if (done[static_cast<size_t>(L)]) continue;
+          place(L);
+          machine_.fp = frames[static_cast<size_t>(L)];
+          machine_.depth = 1;
+          machine_.ret.u = 0;
+          for (interp::StmtNode* s : phase) {
+            if (s->exec(machine_) != interp::Flow::normal) {
+              done[static_cast<size_t>(L)] = 1;  // returned (sema: only after the last syncGroup)
+              break;
+            }
           }
         }
       }
-    }
     for (int64_t L = 0; L < count; ++L) {
       place(L);
       drain(frames[static_cast<size_t>(L)]);

@@ -124,8 +124,8 @@ struct InGroupNode : Node {
 
 }  // namespace
 
-// syncGroup(): a marker; the group backend runs the body split at it.
 Scalar SyncGroupNode::eval(Machine&) {
+  if (ctx->sync) ctx->sync((static_cast<uint64_t>(loc.line) << 32) | loc.col);
   return Scalar{};
 }
 
@@ -406,6 +406,7 @@ NodePtr KernelNodes::kernel_builtin(const ast::CallExpr& e, Compiler& c) {
   if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::syncGroup) {
     auto n = std::make_unique<SyncGroupNode>();
     n->loc = e.loc;
+    n->ctx = ctx_;
     return n;
   }
   if (static_cast<stdlib::Builtin>(e.builtin) == stdlib::Builtin::instance) {

@@ -34,9 +34,11 @@ class KernelHostHooks : public HostHooks {
   StmtNodePtr stream_release(NodePtr slot, Compiler& c) override;
 };
 
-// syncGroup() inside a group kernel's body: does nothing itself; the body's
-// top-level block is run phase by phase between these (kernel_groups.cpp).
+// syncGroup() inside a group kernel's body: on the phase-by-phase path a
+// marker the body is cut at; on the fiber path it suspends the invocation
+// through KernelContext::sync (kernel_groups.cpp).
 struct SyncGroupNode : Node {
+  KernelContext* ctx = nullptr;
   Scalar eval(Machine& m) override;
 };
 

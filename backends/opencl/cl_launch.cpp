@@ -126,7 +126,7 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
   std::string fn = pr.function(k);
   const size_t R = plan.domain.size();
   if (R < 1 || R > 4) throw Unsupported{plan.loc, "streams of more than 4 dimensions are not supported"};
-  const std::string params = parameter_list(map_args(plan), m);
+  std::string params = parameter_list(map_args(plan), m);
   const bool group = analysis::is_group_kernel(k);
   const GroupLaunch gl = group ? group_launch(k, m) : GroupLaunch{};
   std::string body = gl.prologue;
@@ -199,6 +199,8 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
     }
   }
   body += "  " + call + gl.call_args + ");\n" + stores;
+  // After cl_args.hpp's list: opencl_backend.cpp sets it after the others.
+  if (m.group_votes) params += ", __global int* brook_diverged";
   m.add_function("__kernel " + (group ? gl.attribute + " " : std::string()) + "void brook_map(" +
                  params + ") {\n" + body + "}\n");
   return m.source();

@@ -55,6 +55,10 @@ class ClModule {
   // Some loop polls the stop word (it may not end by itself): the host waits
   // for such a launch at once, watching for Ctrl-C.
   bool polls = false;
+  // A work-group kernel with syncGroup() inside control flow votes on the
+  // decisions around it (cl_groups.hpp): the launch takes a divergence word
+  // (`__global int* brook_diverged`) as its last argument.
+  bool group_votes = false;
   // Every extent of the launch is at most 2^24, so float positions are exact
   // integers and the printer may use their int twins (cl_exact.cpp).
   bool exact_positions = false;

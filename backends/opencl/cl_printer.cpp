@@ -4,6 +4,8 @@
 #include "backends/opencl/cl_definite.hpp"
 #include "backends/opencl/cl_groups.hpp"
 #include "backends/opencl/cl_walk.hpp"
+#include "lang/kernel_walk.hpp"
+#include "stdlib/builtins.hpp"
 
 namespace brook::opencl {
 
@@ -87,9 +89,20 @@ std::string ClPrinter::function(const FuncDecl& decl) {
   // (OpenCL allows them only at kernel function scope), passed by pointer.
   for (const analysis::SharedArray& a : group_shared_arrays(f))
     sig += ", __local " + m_.type_name(a.var->type->elem) + "* " + safe_name(a.var->name);
+  // syncGroup() is only in a group kernel's own body, never in a callee's.
+  const bool saved_voting = voting_;
+  std::set<const Stmt*> saved_votes = std::move(votes_);
+  voting_ = group_votes(f);
+  votes_ = voting_ ? analysis::varying_sync_decisions(f) : std::set<const Stmt*>{};
+  if (voting_) {
+    vote_helper(m_);
+    sig += ", __local long* brook_vslots, __global int* brook_diverged";
+  }
   sig += ")";
   std::string body;
   stmt(*f.body, 0, body);
+  voting_ = saved_voting;
+  votes_ = std::move(saved_votes);
   current_ = saved;
   in_progress_.erase(&f);
   m_.helper(name, [&] { return "// " + std::string(f.fkind == FuncKind::Reduce ? "reduce " : "kernel ") +
@@ -159,10 +172,26 @@ void ClPrinter::loop_body(const Stmt& body, int indent, bool poll, std::string& 
     return;
   }
   m_.polls = true;
-  out += pad(indent) + "{\n" + pad(indent + 1) + "if (" + (guard.empty() ? "" : guard + " && ") +
-         "*brook_stop) break;\n";
+  std::string stop = (guard.empty() ? "" : guard + " && ") + "*brook_stop";
+  // A loop around a barrier must stop for the whole group at once.
+  bool barrier = false;
+  if (voting_)
+    analysis::walk(&body, [&](const Expr& e) {
+      const auto* c = e.as<CallExpr>();
+      barrier = barrier || (c && c->target == CallTarget::Builtin &&
+                            static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::syncGroup);
+    });
+  if (barrier) stop = "brook_vote((long)(" + stop + "), brook_vslots, brook_diverged, 0)";
+  out += pad(indent) + "{\n" + pad(indent + 1) + "if (" + stop + ") break;\n";
   stmt(body, indent + 1, out);
   out += pad(indent) + "}\n";
+}
+
+std::string ClPrinter::decision(const Stmt& s, const Expr& cond, bool integer) {
+  if (!votes_.count(&s)) return expr(cond);
+  const std::string v =
+      integer ? "(long)(" + expr(cond) + ")" : "(long)((" + expr(cond) + ") != 0)";
+  return "brook_vote(" + v + ", brook_vslots, brook_diverged, 1)";
 }
 
 void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
@@ -194,7 +223,7 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
       break;
     case StmtKind::If: {
       auto* i = s.as<IfStmt>();
-      out += pad(indent) + "if (" + expr(*i->cond) + ")\n";
+      out += pad(indent) + "if (" + decision(s, *i->cond) + ")\n";
       stmt(*i->then_stmt, i->then_stmt->kind == StmtKind::Compound ? indent : indent + 1, out);
       if (i->else_stmt) {
         out += pad(indent) + "else\n";
@@ -207,7 +236,8 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
       auto* f = s.as<ForStmt>();
       out += pad(indent) + "{\n";
       if (f->init) stmt(*f->init, indent + 1, out);
-      if (auto ib = float_loop_integer_bound(*f)) {
+      // (Not for a loop whose condition is a group vote: that one stays as it is.)
+      if (auto ib = votes_.count(&s) ? std::nullopt : float_loop_integer_bound(*f)) {
         // Two versions: the counted loop on the shadow, and the float loop
         // (polling only once the counter may be stuck) for bounds past 2^24.
         out += pad(indent + 1) + "if " + ib->fits + " {\n";
@@ -222,7 +252,7 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
         out += pad(indent) + "}\n";
         break;
       }
-      out += pad(indent + 1) + "for (; " + (f->cond ? expr(*f->cond) : "1") + "; " +
+      out += pad(indent + 1) + "for (; " + (f->cond ? decision(s, *f->cond) : "1") + "; " +
              (f->step ? expr(*f->step) : "") + ")\n";
       // A counted loop ends on its own; polling would stop PoCL unrolling it.
       // So does a float counter's loop toward a literal bound; one toward
@@ -239,7 +269,7 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
     }
     case StmtKind::While: {
       auto* w = s.as<WhileStmt>();
-      out += pad(indent) + "while (" + expr(*w->cond) + ")\n";
+      out += pad(indent) + "while (" + decision(s, *w->cond) + ")\n";
       loop_body(*w->body, indent, true, out);
       break;
     }
@@ -247,12 +277,12 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
       auto* d = s.as<DoStmt>();
       out += pad(indent) + "do\n";
       loop_body(*d->body, indent, true, out);
-      out += pad(indent) + "while (" + expr(*d->cond) + ");\n";
+      out += pad(indent) + "while (" + decision(s, *d->cond) + ");\n";
       break;
     }
     case StmtKind::Switch: {
       auto* sw = s.as<SwitchStmt>();
-      out += pad(indent) + "switch (" + expr(*sw->cond) + ")\n";
+      out += pad(indent) + "switch (" + decision(s, *sw->cond, true) + ")\n";
       stmt(*sw->body, indent, out);
       break;
     }

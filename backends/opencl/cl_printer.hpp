@@ -112,8 +112,14 @@ class ClPrinter {
                             const std::string& scalar_body);
   std::string printf_call(const ast::CallExpr& e);
 
+  // A decision's condition as printed: a group vote (cl_groups.hpp) where
+  // `votes_` holds the statement; `integer` keeps a switch's value.
+  std::string decision(const ast::Stmt& s, const ast::Expr& cond, bool integer = false);
+
   ClModule& m_;
   const ast::FuncDecl* current_ = nullptr;
+  bool voting_ = false;               // the kernel being printed votes (cl_groups.hpp)
+  std::set<const ast::Stmt*> votes_;  // its decisions that vote
   std::set<const ast::FuncDecl*> in_progress_;
   std::map<const ast::VarDecl*, bool> assigned_;
   std::set<const ast::VarDecl*> no_zero_;  // arrays written in full before any read

@@ -166,8 +166,9 @@ class OpenCLBackend final : public Backend {
   // stream's buffer is its aliasing copy in `scratch` when it has one, the
   // launch's own buffers are `slots`, and uploaded bytes stay alive in `keep`
   // until the launch is done.
-  void set_args(cl::Kernel& kern, const opencl::ClArgs& args, LaunchScratch& scratch,
-                std::initializer_list<cl::Buffer> slots, std::vector<cl::Buffer>& keep) {
+  // Returns the number of arguments set.
+  cl_uint set_args(cl::Kernel& kern, const opencl::ClArgs& args, LaunchScratch& scratch,
+                   std::initializer_list<cl::Buffer> slots, std::vector<cl::Buffer>& keep) {
     using Kind = opencl::ClArg::Kind;
     cl_uint i = 0;
     for (const opencl::ClArg& a : args) {
@@ -195,6 +196,7 @@ class OpenCLBackend final : public Backend {
         case Kind::Value: kern.setArg(i++, a.type->size, a.bytes->data()); break;
       }
     }
+    return i;
   }
   struct Compiled {
     std::unique_ptr<ClModule> module;
@@ -450,8 +452,17 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
     // copy made now (scheduler.cpp's aliasing rule); the scratch goes back
     // to the pool after the launch is enqueued (the queue is in order).
     LaunchScratch scratch(*this, plan.copies, plan.loc);
-    set_args(kern, opencl::map_args(plan), scratch, {}, keep);
+    const cl_uint next = set_args(kern, opencl::map_args(plan), scratch, {}, keep);
     const std::vector<int64_t>& dom = plan.domain;
+    // The divergence word of a voting group kernel (cl_groups.hpp), after
+    // the parameters cl_args.hpp lists (map_source appends it the same way).
+    cl::Buffer diverged;
+    if (c.module->group_votes) {
+      cl_int zero = 0;
+      diverged = cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, sizeof zero);
+      rt_.queue().enqueueWriteBuffer(diverged, CL_TRUE, 0, sizeof zero, &zero);
+      kern.setArg(next, diverged);
+    }
     begin_printf(c);
     cl::NDRange range, local = cl::NullRange;
     const size_t R = dom.size();
@@ -475,10 +486,17 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
       // this call; any other runs on while the host goes on (the next
       // blocking step settles it), as the bench's chains of launches want.
       // --profile waits too, so that the launch's time is its own row's.
-      if (c.module->polls || c.module->uses_printf || !keep.empty() || profile_) wait_for(done);
+      if (c.module->polls || c.module->uses_printf || c.module->group_votes || !keep.empty() ||
+          profile_)
+        wait_for(done);
       else pending_ = done;
     }
     end_printf(c);
+    if (c.module->group_votes) {
+      cl_int word = 0;
+      rt_.queue().enqueueReadBuffer(diverged, CL_TRUE, 0, sizeof word, &word);
+      if (word) throw PlanError{plan.loc, analysis::divergent_sync_error(k)};
+    }
   } catch (const cl::Error& e) {
     throw PlanError{plan.loc, failure("running kernel '" + k.name + "'", e)};
   }

@@ -2530,6 +2530,177 @@ def _(out):
     out.stream_print(p)
 
 
+# Brook+ work-groups with syncGroup() inside control flow (§12): each
+# invocation is a Python generator that yields at every syncGroup() (the value
+# names the syncGroup() statement). A round resumes every live invocation of
+# the group in L order; then either all have finished, or all wait at the same
+# syncGroup() and the next round starts, or the group diverged: a runtime
+# error at the launch `at`.
+def group_run_sync(ext, gsize, shared_zero, body, kernel, at):
+    rows, cols = (ext[0], ext[1]) if len(ext) == 2 else (1, ext[0])
+    gx, gy = gsize
+    assert rows % gy == 0 and cols % gx == 0
+    for gr in range(0, rows, gy):
+        for gc in range(0, cols, gx):
+            shared = {k: [z] * n for k, (z, n) in shared_zero.items()}
+            invs = [{"r": gr + ly, "c": gc + lx, "lx": lx, "ly": ly}
+                    for ly in range(gy) for lx in range(gx)]
+            gens = [body(inv, shared) for inv in invs]
+            while True:
+                sites = []
+                for g in gens:
+                    try:
+                        sites.append(next(g))
+                    except StopIteration:
+                        sites.append(None)
+                waiting = [s for s in sites if s is not None]
+                if not waiting:
+                    break
+                if len(waiting) != len(gens) or len(set(waiting)) != 1:
+                    raise BrookError(
+                        "the invocations of a group of kernel '%s' do not reach the same syncGroup() "
+                        "calls (every invocation of a group must reach the same sequence of "
+                        "syncGroup()s; the control flow around them must be the same for the whole "
+                        "group)" % kernel, at)
+
+
+@test("s12_group_matmul")
+def _(out):
+    n = 64
+    A = [[F(((i * 3 + j * 5) % 11 - 5) * 0.25) for j in range(n)] for i in range(n)]
+    B = [[F(((i * 7 + j * 2) % 13 - 6) * 0.5) for j in range(n)] for i in range(n)]
+    C = [[None] * n for _ in range(n)]
+
+    def mm(inv, sh):
+        lx, ly, r, c = inv["lx"], inv["ly"], inv["r"], inv["c"]
+        acc = F(0)
+        for k0 in range(0, n, 8):
+            sh["ta"][ly * 8 + lx] = A[r][k0 + lx]
+            sh["tb"][ly * 8 + lx] = B[k0 + ly][c]
+            yield 1
+            for k in range(8):
+                acc = acc + sh["ta"][ly * 8 + k] * sh["tb"][k * 8 + lx]
+            yield 2
+        C[r][c] = acc
+    group_run_sync([n, n], (8, 8), {"ta": (F(0), 64), "tb": (F(0), 64)}, mm, "matmul", "matmul(a, b, 64, c);")
+    for i in range(0, n, 9):
+        row = 0.0
+        for j in range(n):
+            row += float(C[i][j]) * float(j % 5 + 1)
+        out.printf("row %2d: %.2f %.2f %.2f %.2f | %.3f\n", i, C[i][0], C[i][1], C[i][31], C[i][63], row)
+    total = 0.0
+    for i in range(n):
+        for j in range(n):
+            total += float(C[i][j]) * float((i * 64 + j) % 7 + 1)
+    out.printf("weighted sum %.3f\n", total)
+
+
+@test("s12_group_reduce")
+def _(out):
+    h = [F(((i * 37) % 23) * 0.5 - 3.0) for i in range(64)]
+    o = [None] * 64
+
+    def gsum(inv, sh):
+        lid = inv["lx"]
+        sh["part"][lid] = h[inv["c"]]
+        yield 1
+        s = 16 // 2
+        while s > 0:
+            if lid < s:
+                sh["part"][lid] = sh["part"][lid] + sh["part"][lid + s]
+            yield 2
+            s //= 2
+        o[inv["c"]] = sh["part"][0] * F(10) + F(lid)
+    group_run_sync([64], (16, 1), {"part": (F(0), 16)}, gsum, "group_sum", "group_sum(a, 16, o);")
+    out.stream_print(from_list([64], o))
+
+    mo = [[None] * 8 for _ in range(8)]
+
+    def tmax(inv, sh):
+        lid = inv["ly"] * 4 + inv["lx"]
+        a = h[inv["r"] * 8 + inv["c"]]
+        sh["best"][lid] = a
+        yield 1
+        s = 8
+        while s > 0:
+            if lid < s and sh["best"][lid + s] > sh["best"][lid]:
+                sh["best"][lid] = sh["best"][lid + s]
+            yield 2
+            s = s // 2
+        mo[inv["r"]][inv["c"]] = (sh["best"][0], a)
+    group_run_sync([8, 8], (4, 4), {"best": (F(0), 16)}, tmax, "tile_max", "tile_max(m, mo);")
+    out.stream_print(from_list([8, 8], [v for row in mo for v in row]))
+
+
+@test("s12_group_loops")
+def _(out):
+    h = [F(i % 5 + 0.5) for i in range(16)]
+    o = [None] * 16
+
+    def scan(inv, sh):
+        lid = inv["lx"]
+        sh["buf"][lid] = h[inv["c"]]
+        yield 1
+        off = 1
+        while off < 8:
+            v = sh["buf"][lid]
+            if lid >= off:
+                v = v + sh["buf"][lid - off]
+            yield 2
+            sh["buf"][lid] = v
+            yield 3
+            off *= 2
+        o[inv["c"]] = sh["buf"][lid]
+    group_run_sync([16], (8, 1), {"buf": (F(0), 8)}, scan, "scan", "scan(a, o);")
+    out.stream_print(from_list([16], o))
+
+    g = fl([1.0, 3.0, 0.5, 2.0, 40.0, 1.0, 7.0, 0.25])
+    p = [None] * 8
+
+    def halve(inv, sh):
+        lid = inv["lx"]
+        x = g[inv["c"]]
+        rounds = 0
+        while True:
+            sh["top"][lid] = x
+            yield 1
+            t = sh["top"]
+            m = max(max(t[0], t[1]), max(t[2], t[3]))
+            yield 2
+            x = x * F(0.5)
+            rounds += 1
+            if m < F(2.0):
+                break
+            if not rounds < 100:
+                break
+        p[inv["c"]] = F(-1.0)
+        if lid == 3:
+            return
+        p[inv["c"]] = F(rounds) * F(100) + x
+    group_run_sync([8], (4, 1), {"top": (F(0), 4)}, halve, "halve", "halve(b, p);")
+    out.stream_print(from_list([8], p))
+
+
+@test("s12_group_diverge")
+def _(out):
+    h = fl([1, 2, 3, 4, 5, 6, 7, 8])
+    o = [None] * 8
+
+    def swap(limit):
+        def body(inv, sh):
+            lid = inv["lx"]
+            sh["s"][lid] = h[inv["c"]]
+            if lid < limit:
+                yield 1
+            o[inv["c"]] = sh["s"][3 - lid]
+        return body
+    group_run_sync([8], (4, 1), {"s": (F(0), 4)}, swap(4), "swap", "swap(a, 4, o);")
+    out.stream_print(from_list([8], o))
+    out.printf("half of each group:\n")
+    group_run_sync([8], (4, 1), {"s": (F(0), 4)}, swap(2), "swap", "swap(a, 2, o);")
+    out.printf("not reached\n")
+
+
 # === end of tests ===
 
 if __name__ == "__main__":
