@@ -49,7 +49,9 @@ def probe(brook, name):
         body = f"{name}(1);"
     else:
         body = f"(void)sizeof({name});"
-    src = f"#include <stdio.h>\nint main(void) {{ {body} return 0; }}\n"
+    # A macro (function-like ones too, which `sizeof(NAME)` would not expand) is known.
+    src = (f"#include <stdio.h>\n#ifdef {name}\nint main(void) {{ return 0; }}\n#else\n"
+           f"int main(void) {{ {body} return 0; }}\n#endif\n")
     with tempfile.NamedTemporaryFile("w", suffix=".br", delete=False) as f:
         f.write(src)
     try:
