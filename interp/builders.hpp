@@ -63,6 +63,8 @@ NodePtr make_escaping_local(uint32_t slot_offset);
 NodePtr make_global_scalar(const Type* t, Memory& memory, uint32_t id);
 // A global or literal object.
 NodePtr make_object(Memory& memory, uint32_t id);
+// `place` after running `init` each time it is reached: a compound literal.
+NodePtr make_initialised_place(StmtNodePtr init, NodePtr place);
 // array[index] with the index checked against the array type.
 NodePtr make_array_index(const Type* array_type, NodePtr base, NodePtr index, SourceLoc loc);
 // pointer[index]: checked by memory.

@@ -81,6 +81,7 @@ namespace {
 const Decl* root_variable(const Expr* e) {
   while (e) {
     if (auto* n = e->as<NameExpr>()) return n->decl;
+    if (auto* c = e->as<CompoundLitExpr>()) return c->object.get();
     if (auto* m = e->as<MemberExpr>()) {
       if (m->arrow) return nullptr;
       e = m->base.get();
@@ -173,6 +174,9 @@ void walk_expr(const Expr* e, std::unordered_set<const Decl*>& out) {
       walk_expr(d->end.get(), out);
       break;
     }
+    case ExprKind::CompoundLit:
+      walk_expr(e->as<CompoundLitExpr>()->object->init.get(), out);
+      break;
     case ExprKind::IterInit: {
       auto* it = e->as<IterInitExpr>();
       walk_expr(it->lo.get(), out);

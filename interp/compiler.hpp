@@ -112,6 +112,7 @@ class Compiler {
   NodePtr member(const ast::MemberExpr& e);
   NodePtr swizzle_place(const ast::SwizzleExpr& e);
   NodePtr string_literal(const ast::StringLit& e);
+  NodePtr compound_literal(const ast::CompoundLitExpr& e);
   StmtNodePtr declaration(const ast::VarDecl& v);
   StmtNodePtr expression_statement(const ast::Expr& e);
   StmtNodePtr initializer(NodePtr place, const Type* t, const ast::Expr& init);

@@ -220,6 +220,9 @@ NodePtr Compiler::value(const Expr& e) {
     case ExprKind::Domain:
       if (host_) n = host_->domain(*e.as<DomainExpr>(), *this);
       break;
+    case ExprKind::CompoundLit:
+      n = rvalue(e.type, compound_literal(*e.as<CompoundLitExpr>()));
+      break;
     case ExprKind::InitList:
     case ExprKind::IterInit: break;
   }
@@ -247,9 +250,30 @@ NodePtr Compiler::place(const Expr& e) {
     case ExprKind::Member: n = member(*e.as<MemberExpr>()); break;
     case ExprKind::Swizzle: n = swizzle_place(*e.as<SwizzleExpr>()); break;
     case ExprKind::StringLit: n = string_literal(*e.as<StringLit>()); break;
+    case ExprKind::CompoundLit:
+      n = compound_literal(*e.as<CompoundLitExpr>());
+      break;
     default: n = value(e); break;
   }
   if (!n->loc.valid()) n->loc = e.loc;
+  return n;
+}
+
+// The object is a local of the enclosing function (its own memory object
+// when its address is taken, as for named locals), or static outside one;
+// each evaluation initialises it anew (C99 6.5.2.5p6, p16).
+NodePtr Compiler::compound_literal(const CompoundLitExpr& e) {
+  const VarDecl& v = *e.object;
+  if (!v.type || !v.init) return make_fail(e.loc, "this compound literal is not supported here");
+  auto object = [&]() -> NodePtr {
+    if (v.is_global) return make_object(machine_.memory, global_object(&v, e.loc));
+    auto it = current_->locals.find(&v);
+    Local l = it != current_->locals.end() ? it->second : declare_local(&v, v.type);
+    return l.escaping ? make_escaping_local(l.offset) : make_local(v.type, l.offset);
+  };
+  StmtNodePtr init = initializer(object(), v.type, *v.init);
+  NodePtr n = make_initialised_place(std::move(init), object());
+  n->loc = e.loc;
   return n;
 }
 

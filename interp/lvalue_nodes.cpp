@@ -29,6 +29,19 @@ struct ObjectPlace : Node {
   uint64_t ptr(Machine&) override { return make_pointer(id, 0); }
 };
 
+struct InitialisedPlace : Node {
+  StmtNodePtr init;
+  NodePtr place;
+  uint8_t* raw(Machine& m, bool write) override {
+    init->exec(m);
+    return place->raw(m, write);
+  }
+  uint64_t ptr(Machine& m) override {
+    init->exec(m);
+    return place->ptr(m);
+  }
+};
+
 struct ArrayIndex : Node {
   NodePtr base, index;
   uint64_t count, elem;
@@ -147,6 +160,13 @@ NodePtr make_object(Memory& memory, uint32_t id) {
   n->id = id;
   n->data = memory.data(id);
   n->read_only = memory.kind(id) == ObjectKind::literal;
+  return n;
+}
+
+NodePtr make_initialised_place(StmtNodePtr init, NodePtr place) {
+  auto n = std::make_unique<InitialisedPlace>();
+  n->init = std::move(init);
+  n->place = std::move(place);
   return n;
 }
 

@@ -70,6 +70,8 @@ struct Machine {
   uint64_t stdout_ptr = 0, stderr_ptr = 0, stdin_ptr = 0;
   // The label a goto (Flow::jump) is looking for: its ast::LabelStmt.
   const void* jump_to = nullptr;
+  // strtok's position in the string it is splitting (0: none yet).
+  uint64_t strtok_next = 0;
   // Function pointers: the memory object of each function whose address was taken.
   std::unordered_map<uint32_t, CompiledFunction*> functions;
 };

@@ -121,6 +121,8 @@ RV Codegen::rvalue(const ast::Expr& e) {
     case K::InitList: unsupported(e.loc, "an initialiser list outside a declaration");
     case K::Domain: unsupported(e.loc, "'domain' inside a kernel");
     case K::IterInit: unsupported(e.loc, "'iter' inside a kernel");
+    case K::CompoundLit:
+      unsupported(e.loc, "a compound literal inside a kernel");  // sema rejects it
   }
   unsupported(e.loc, "this expression");
 }

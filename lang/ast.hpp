@@ -82,17 +82,18 @@ enum class ExprKind : uint8_t {
   Conditional,
   Comma,
   Call,
-  Construct,  // float4(a, b, c, d), int(x): builtin scalar/vector constructors
-  Cast,       // (T)e, and every implicit conversion sema inserts
-  Index,      // a[i] on an array or pointer (host), or a local array (kernel)
-  Gather,     // g[i], g[i][j], g[v] on a kernel gather parameter (made by sema from Index)
-  Member,     // s.f, p->f
-  Swizzle,    // v.xy, v.rgba
-  Sizeof,     // sizeof(T), sizeof e: folded by sema into `value`
-  Indexof,    // indexof x
-  InitList,   // { a, b, { c } }
-  Domain,     // s.domain(start, end)
-  IterInit,   // iter(lo, hi): the initialiser of an iterator stream
+  Construct,    // float4(a, b, c, d), int(x): builtin scalar/vector constructors
+  Cast,         // (T)e, and every implicit conversion sema inserts
+  Index,        // a[i] on an array or pointer (host), or a local array (kernel)
+  Gather,       // g[i], g[i][j], g[v] on a kernel gather parameter (made by sema from Index)
+  Member,       // s.f, p->f
+  Swizzle,      // v.xy, v.rgba
+  Sizeof,       // sizeof(T), sizeof e: folded by sema into `value`
+  Indexof,      // indexof x
+  InitList,     // { a, b, { c } }
+  Domain,       // s.domain(start, end)
+  IterInit,     // iter(lo, hi): the initialiser of an iterator stream
+  CompoundLit,  // (T){ … }: C99's compound literal (host code only)
 };
 
 struct Expr {
@@ -322,6 +323,19 @@ struct IterInitExpr : ExprOf<ExprKind::IterInit> {
   ExprPtr lo, hi;
 };
 
+// `(T){ init }` (C99 6.5.2.5): an unnamed object of type T (an unsized array
+// completed from the list), an lvalue. In a function it has automatic storage
+// for the enclosing block and is initialised anew each time evaluation
+// reaches it; outside one (a global's initialiser, top-level statements) it
+// is static. `object` is that object as a declaration (type_syntax, init),
+// so sema and the interpreter treat it as the local or global it is.
+struct VarDecl;
+struct CompoundLitExpr : ExprOf<ExprKind::CompoundLit> {
+  using ExprOf::ExprOf;
+  std::unique_ptr<VarDecl> object;
+  ~CompoundLitExpr() override;
+};
+
 // ---------------------------------------------------------------------------
 // Declarations
 
@@ -365,6 +379,7 @@ struct VarDecl : DeclOf<DeclKind::Var> {
   // the first declaration, which owns the storage; null otherwise (sema).
   const VarDecl* same_as = nullptr;
 };
+inline CompoundLitExpr::~CompoundLitExpr() = default;
 
 enum class ParamKind : uint8_t {
   Value,   // host function parameter (arrays decay to pointers)
@@ -431,7 +446,11 @@ struct FuncDecl : DeclOf<DeclKind::Func> {
 
 struct FieldDecl {
   SourceLoc loc;
+  // An anonymous struct or union member (C11, gcc's gnu99) is named
+  // `__anonN` (N its position), so printers emit valid code; its members are
+  // found through it (sema rewrites `s.x` to `s.__anonN.x`).
   std::string name;
+  bool anonymous = false;
   TypeSyntax type_syntax;
   const Type* type = nullptr;  // set by sema
   uint64_t offset = 0;         // set by sema

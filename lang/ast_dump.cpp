@@ -325,6 +325,13 @@ class Dumper {
         opt_expr(c, "hi", n.hi.get());
         return;
       }
+      case ExprKind::CompoundLit: {
+        const auto& n = static_cast<const CompoundLitExpr&>(e);
+        line(depth, std::string("CompoundLit") + (n.object->is_global ? " static" : ""), e.type,
+             e.loc);
+        opt_expr(c, "init", n.object->init.get());
+        return;
+      }
     }
   }
 

@@ -521,6 +521,18 @@ void Parser::parse_struct_body(StructDecl& sd, std::vector<DeclPtr>* defs) {
     size_t start = pos_;
     try {
       DeclSpec spec = parse_decl_specifiers(defs);
+      if (at(Tok::semi) && spec.type.base == TypeSyntax::Base::Struct && spec.type.struct_def &&
+          spec.type.name.empty()) {
+        // `union { float v[3]; struct { float x, y, z; }; };`: an anonymous member (C11).
+        FieldDecl field;
+        field.loc = spec.type.loc;
+        field.anonymous = true;
+        field.name = "__anon" + std::to_string(sd.fields.size());
+        field.type_syntax = copy_base(spec.type);
+        sd.fields.push_back(std::move(field));
+        advance();
+        continue;
+      }
       do {
         FieldDecl field;
         field.type_syntax = copy_base(spec.type);

@@ -149,9 +149,13 @@ ExprPtr Parser::parse_unary() {
     case Tok::kw_sizeof: {
       auto s = std::make_unique<SizeofExpr>(advance().loc);
       if (at(Tok::l_paren) && type_in_parens()) {
-        advance();
+        SourceLoc loc = advance().loc;
         s->target = parse_type_name();
         expect(Tok::r_paren);
+        if (at(Tok::l_brace)) {  // `sizeof (int[]){1, 2, 3}`: the size of a compound literal
+          s->operand = parse_postfix(compound_literal(loc, std::move(*s->target)));
+          s->target.reset();
+        }
       } else {
         s->operand = parse_unary();
       }
@@ -166,9 +170,13 @@ ExprPtr Parser::parse_unary() {
     }
     case Tok::l_paren:
       if (type_in_parens()) {
-        auto c = std::make_unique<CastExpr>(advance().loc);
-        c->target = parse_type_name();
+        SourceLoc loc = advance().loc;
+        TypeSyntax target = parse_type_name();
         expect(Tok::r_paren);
+        // `(T){ … }`: a compound literal, a postfix expression (`(int[]){1, 2}[i]`).
+        if (at(Tok::l_brace)) return parse_postfix(compound_literal(loc, std::move(target)));
+        auto c = std::make_unique<CastExpr>(loc);
+        c->target = std::move(target);
         c->operand = parse_unary();
         return c;
       }
@@ -176,6 +184,14 @@ ExprPtr Parser::parse_unary() {
     default: break;
   }
   return parse_postfix(parse_primary());
+}
+
+ExprPtr Parser::compound_literal(SourceLoc loc, TypeSyntax target) {
+  auto lit = std::make_unique<CompoundLitExpr>(loc);
+  lit->object = std::make_unique<VarDecl>(loc);
+  lit->object->type_syntax = std::move(target);
+  lit->object->init = parse_initializer();
+  return lit;
 }
 
 std::vector<ExprPtr> Parser::parse_call_args() {

@@ -101,6 +101,8 @@ class Parser {
     return at(Tok::l_paren) && tok(1).kind == Tok::star;
   }
   ast::ExprPtr parse_initializer();
+  // `(T)` already read, at `{`: the compound literal `(T){ … }`.
+  ast::ExprPtr compound_literal(SourceLoc loc, ast::TypeSyntax target);
   void declare_typedef(const std::string& name);
   void push_scope() { scopes_.emplace_back(); }
   void pop_scope();

@@ -258,6 +258,22 @@ const Type* Sema::Impl::check_member(ExprPtr& e) {
     return finish(err());
   }
   int index = bt->decl->field_index(m->field);
+  std::vector<size_t> path = anonymous_path(*bt->decl, m->field);
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    // `s.x` with x inside an anonymous struct or union: `s.__anonN.x`.
+    const FieldDecl& f = bt->decl->fields[path[i]];
+    auto through = std::make_unique<MemberExpr>(m->loc);
+    through->base = std::move(m->base);
+    through->arrow = m->arrow;
+    through->field = f.name;
+    through->field_index = static_cast<int>(path[i]);
+    through->is_lvalue = through->arrow || through->base->is_lvalue;
+    through->type = f.type;
+    m->base = std::move(through);
+    m->arrow = false;
+    bt = f.type;
+    index = static_cast<int>(path.back());
+  }
   if (index < 0) {
     error(m->loc, quoted(bt) + " has no member named '" + m->field + "'");
     return finish(err());

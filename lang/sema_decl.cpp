@@ -2,6 +2,7 @@
 // variables, streams, typedefs, structs, enums, functions, kernels, reductions.
 #include <algorithm>
 #include <array>
+#include <functional>
 
 #include "lang/sema_impl.hpp"
 
@@ -245,6 +246,19 @@ void Sema::Impl::define_struct(StructDecl& sd) {
   }
   offset = (offset + align - 1) / align * align;
   types.complete_struct(target->type, offset, align);
+  // The members of an anonymous member are members of this struct (C11
+  // 6.7.2.1p13): their names must not clash with the others.
+  std::set<std::string> names;
+  std::function<void(const StructDecl&, SourceLoc)> visible = [&](const StructDecl& s,
+                                                                  SourceLoc at) {
+    for (const FieldDecl& f : s.fields)  // direct duplicates are reported above
+      if (!f.anonymous && !names.insert(f.name).second && at.valid())
+        error(at, "duplicate member '" + f.name + "' through an anonymous member");
+    for (const FieldDecl& f : s.fields)
+      if (f.anonymous && f.type && f.type->is_struct())
+        visible(*f.type->decl, at.valid() ? at : f.loc);
+  };
+  visible(*target, SourceLoc{});
 }
 
 void Sema::Impl::define_enum(EnumDecl& ed) {

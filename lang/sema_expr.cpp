@@ -352,6 +352,9 @@ const Type* Sema::Impl::check_expr(ExprPtr& e) {
       error(e->loc, "iter() can only initialise an iterator stream");
       t = err();
       break;
+    case ExprKind::CompoundLit:
+      t = check_compound_literal(*e->as<CompoundLitExpr>());
+      break;
   }
   e->type = t ? t : err();
   return e->type;

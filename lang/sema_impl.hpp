@@ -127,8 +127,20 @@ struct Sema::Impl {
   ast::ExprPtr zero_initializer(const Type* type, SourceLoc loc);
   // The member a designator names in `type` (checked), or nullopt after an error.
   std::optional<size_t> designator_index(ast::Designator& d, const Type* type);
-  void designate_into(ast::ExprPtr& slot, const Type* type, std::vector<ast::Designator>& chain,
-                      size_t at, ast::ExprPtr& value);
+  // Applies chain[at…] to `slot`, taking its value from elems[pos] (pos
+  // moves past what it and the positional elements after it consume).
+  // False after reporting an error.
+  bool designate_into(ast::ExprPtr& slot, const Type* type, std::vector<ast::Designator>& chain,
+                      size_t at, std::vector<ast::ExprPtr>& elems, size_t& pos);
+  // `(T){ … }` (C99 6.5.2.5), host code only.
+  const Type* check_compound_literal(ast::CompoundLitExpr& c);
+  // The fields leading to member `name` of `sd` through anonymous struct and
+  // union members (C11), outermost first, ending at the member; empty when
+  // `name` is a direct member or no member at all.
+  static std::vector<size_t> anonymous_path(const ast::StructDecl& sd, std::string_view name);
+  // Spells a designator `.x` naming a member of an anonymous member of
+  // `type` as the chain through it (`.__anon0.x`).
+  static void expand_anonymous(std::vector<ast::Designator>& chain, size_t at, const Type* type);
   // While a designated list is read: which of its elements carry a designator
   // (brace elision stops at them).
   const std::vector<bool>* designated_elems = nullptr;

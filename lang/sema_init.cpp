@@ -51,12 +51,76 @@ const Type* member_type(const Type* t, size_t i) {
 
 }  // namespace
 
+const Type* Sema::Impl::check_compound_literal(CompoundLitExpr& c) {
+  VarDecl& v = *c.object;
+  const Type* t = resolve_type(v.type_syntax, true);
+  if (!t) return v.type = err();
+  if (in_kernel()) {
+    // Kernels keep their values in registers on every backend; an unnamed
+    // object that can outlive its expression is host memory.
+    error(c.loc, "compound literal '(" + t->name() + "){…}' in " + func_desc() +
+                     ": compound literals are host-only; declare a local variable");
+    return v.type = err();
+  }
+  if (t->is_void() || t->is_function() || t->is_stream() ||
+      (t->is_struct() && !t->decl->is_definition)) {
+    error(c.loc, "a compound literal cannot have " +
+                     std::string(t->is_struct() ? "incomplete " : "") + "type " + quoted(t));
+    return v.type = err();
+  }
+  // Outside a function the object is static (C99 6.5.2.5p6): a global's
+  // initialiser and Brook's top-level statements.
+  v.is_global = func == nullptr;
+  v.type = check_initializer(v.init, t);
+  c.is_lvalue = true;
+  return v.type;
+}
+
+std::vector<size_t> Sema::Impl::anonymous_path(const StructDecl& sd, std::string_view name) {
+  if (sd.field_index(name) >= 0) return {};
+  for (size_t i = 0; i < sd.fields.size(); ++i) {
+    const FieldDecl& f = sd.fields[i];
+    if (!f.anonymous || !f.type || !f.type->is_struct()) continue;
+    const StructDecl& inner = *f.type->decl;
+    if (inner.field_index(name) >= 0) return {i, static_cast<size_t>(inner.field_index(name))};
+    std::vector<size_t> deeper = anonymous_path(inner, name);
+    if (!deeper.empty()) {
+      deeper.insert(deeper.begin(), i);
+      return deeper;
+    }
+  }
+  return {};
+}
+
+void Sema::Impl::expand_anonymous(std::vector<Designator>& chain, size_t at, const Type* type) {
+  if (at >= chain.size() || chain[at].field.empty() || !type->is_struct()) return;
+  std::vector<size_t> path = anonymous_path(*type->decl, chain[at].field);
+  std::vector<Designator> through;
+  const StructDecl* sd = type->decl;
+  for (size_t i = 0; i + 1 < path.size(); ++i) {
+    Designator d;
+    d.loc = chain[at].loc;
+    d.field = sd->fields[path[i]].name;
+    through.push_back(std::move(d));
+    sd = sd->fields[path[i]].type->decl;
+  }
+  chain.insert(chain.begin() + static_cast<std::ptrdiff_t>(at),
+               std::make_move_iterator(through.begin()), std::make_move_iterator(through.end()));
+}
+
 const Type* Sema::Impl::check_initializer(ExprPtr& init, const Type* type) {
   if (type->is_error()) return type;
   if (auto* list = init->as<InitListExpr>()) {
     if (type->is_struct() && !type->decl->is_definition) {
       error(init->loc, "cannot initialise incomplete type " + quoted(type));
       return err();
+    }
+    if (is_char_array(type) && list->elems.size() == 1 && list->designators.empty() &&
+        list->elems[0]->kind == ExprKind::StringLit) {
+      // `char s[] = {"abc"};`: the braces may surround the string (C99 6.7.8p14).
+      ExprPtr inner = std::move(list->elems[0]);
+      init = std::move(inner);
+      return check_initializer(init, type);
     }
     if (!is_aggregate(type)) {
       // `int x = {5};` is C.
@@ -140,11 +204,11 @@ void Sema::Impl::init_designated(InitListExpr& list, const Type* type) {
     if (slots.size() < n) slots.resize(n);
   };
   size_t k = 0, pos = 0;
-  bool after_chain = false;  // a positional element after `.a.b = v` would continue inside a
   Restore restore(designated_elems, designated_elems);
   while (pos < elems.size()) {
     if (designated[pos]) {
       std::vector<Designator>& chain = desig[pos];
+      expand_anonymous(chain, 0, type);
       Designator& d = chain.front();
       std::optional<size_t> at = designator_index(d, type);
       if (!at) {
@@ -156,20 +220,19 @@ void Sema::Impl::init_designated(InitListExpr& list, const Type* type) {
       if (is_union) list.union_member = static_cast<int>(k);
       const Type* mt = member_type(type, k);
       if (!mt || mt->is_error()) return void(list.type = type);
+      designated[pos] = false;  // its value is taken like a positional one, where it points
       if (chain.size() > 1) {
-        // `.a.b = v`: into member a's list, keeping what a already holds (as gcc does).
+        // `.a.b = v`: into member a's list, keeping what a already holds (as
+        // gcc does); the elements after it continue inside a, after b.
         if (!slots[k]) slots[k] = zero_initializer(mt, d.loc);
-        designate_into(slots[k], mt, chain, 1, elems[pos]);
-        ++pos;
+        size_t start = pos;
+        designated_elems = &designated;
+        designate_into(slots[k], mt, chain, 1, elems, pos);
+        designated_elems = restore.saved;
+        if (pos == start) ++pos;  // not taken after an error
         ++k;
-        after_chain = true;
         continue;
       }
-      designated[pos] = false;  // its value is taken like a positional one, here
-    } else if (after_chain) {
-      error(elems[pos]->loc, "an initialiser without a designator after a nested designator; "
-                             "give it a designator too");
-      return void(list.type = type);
     } else if (!unsized && (is_union ? k != 0 : k >= member_count(type))) {
       // A union takes one positional initialiser, for its first member.
       error(elems[pos]->loc, "too many initialisers for " + quoted(type));
@@ -231,22 +294,24 @@ std::optional<size_t> Sema::Impl::designator_index(Designator& d, const Type* ty
 
 // Applies chain[at…] = value inside `slot`, an already resolved initialiser
 // of `type` (a fully braced list): C99 6.7.8p19's override of one subobject.
-void Sema::Impl::designate_into(ExprPtr& slot, const Type* type, std::vector<Designator>& chain,
-                                size_t at, ExprPtr& value) {
-  Designator& d = chain[at];
+bool Sema::Impl::designate_into(ExprPtr& slot, const Type* type, std::vector<Designator>& chain,
+                                size_t at, std::vector<ExprPtr>& elems, size_t& pos) {
+  expand_anonymous(chain, at, type);
+  Designator& d = chain[at];  // valid until the recursion below expands the chain further
+  const SourceLoc loc = d.loc;
   auto* list = slot->as<InitListExpr>();
   if (!is_aggregate(type)) {
     error(d.loc, "designator goes into " + quoted(type) + ", which has no members");
-    return;
+    return false;
   }
   if (!list || list->type != type) {
     error(d.loc, "a designator cannot change part of a member initialised by a whole value");
-    return;
+    return false;
   }
   std::optional<size_t> k = designator_index(d, type);
-  if (!k) return;
+  if (!k) return false;
   const Type* mt = member_type(type, *k);
-  if (!mt || mt->is_error()) return;
+  if (!mt || mt->is_error()) return false;
   size_t index = *k;
   if (type->is_struct() && type->decl->is_union) {
     if (list->union_member != static_cast<int>(*k)) list->elems.clear();
@@ -258,12 +323,27 @@ void Sema::Impl::designate_into(ExprPtr& slot, const Type* type, std::vector<Des
                                                                  ? *k
                                                                  : list->elems.size()),
                                            d.loc));
-  if (at + 1 < chain.size()) return designate_into(list->elems[index], mt, chain, at + 1, value);
-  std::vector<ExprPtr> one;
-  one.push_back(std::move(value));
-  size_t pos = 0;
-  Restore restore(designated_elems, nullptr);
-  list->elems[index] = take_initializer(one, pos, mt, d.loc);
+  if (at + 1 < chain.size()) {
+    if (!designate_into(list->elems[index], mt, chain, at + 1, elems, pos)) return false;
+  } else {
+    list->elems[index] = take_initializer(elems, pos, mt, loc);
+  }
+  // C99 6.7.8p17: the elements after the designated one, up to the next
+  // designator, initialise the members after it (here, then in the enclosing
+  // object once this one is full). A union holds its one member.
+  if (type->is_struct() && type->decl->is_union) return true;
+  auto designated = [&](size_t i) {
+    return designated_elems && i < designated_elems->size() && (*designated_elems)[i];
+  };
+  for (size_t next = index + 1; next < member_count(type) && pos < elems.size() && !designated(pos);
+       ++next) {
+    const Type* nt = member_type(type, next);
+    if (!nt || nt->is_error()) return false;
+    while (list->elems.size() <= next)
+      list->elems.push_back(zero_initializer(member_type(type, list->elems.size()), loc));
+    list->elems[next] = take_initializer(elems, pos, nt, loc);
+  }
+  return true;
 }
 
 ExprPtr Sema::Impl::zero_initializer(const Type* type, SourceLoc loc) {
@@ -286,6 +366,12 @@ ExprPtr Sema::Impl::take_initializer(std::vector<ExprPtr>& elems, size_t& pos, c
   if (is_aggregate(type)) {
     if (auto* nested = cur->as<InitListExpr>()) {
       ++pos;
+      if (is_char_array(type) && nested->elems.size() == 1 && nested->designators.empty() &&
+          nested->elems[0]->kind == ExprKind::StringLit) {
+        ExprPtr s = std::move(nested->elems[0]);  // `{"abc"}` for a char array member
+        check_initializer(s, type);
+        return s;
+      }
       if (type->is_struct() && !type->decl->is_definition) {
         error(cur->loc, "cannot initialise incomplete type " + quoted(type));
         nested->type = err();

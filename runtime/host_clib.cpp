@@ -201,6 +201,42 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
       size_t at = m.memory.read_string(p, loc).find_first_of(str(1));
       return from_u64(at == std::string::npos ? 0 : p + at);
     }
+    case Builtin::strtok: {
+      // glibc's: skip delimiters, end the token at the next one with a NUL,
+      // resume after it on the next call with a null first argument.
+      uint64_t s = arg(m, 0).u ? arg(m, 0).u : m.strtok_next;
+      if (!s) return from_u64(0);
+      std::string rest = m.memory.read_string(s, loc), delim = str(1);
+      size_t start = rest.find_first_not_of(delim);
+      if (start == std::string::npos) {
+        m.strtok_next = s + rest.size();
+        return from_u64(0);
+      }
+      size_t end = rest.find_first_of(delim, start);
+      if (end == std::string::npos) {
+        m.strtok_next = s + rest.size();
+      } else {
+        *m.memory.at(s + end, 1, loc, true) = 0;
+        m.strtok_next = s + end + 1;
+      }
+      return from_u64(s + start);
+    }
+    case Builtin::strerror: {
+      // The host C library's message (glibc's, as gcc's programs print), in
+      // a read-only object of its own.
+      std::string text = ::strerror(static_cast<int32_t>(arg(m, 0).i));
+      uint32_t id = m.memory.allocate(text.size() + 1, interp::ObjectKind::literal, loc);
+      std::memcpy(m.memory.data(id), text.c_str(), text.size() + 1);
+      return from_u64(interp::make_pointer(id, 0));
+    }
+    case Builtin::strxfrm: {
+      // The "C" locale: the transformed string is the string itself.
+      std::string s = str(1);
+      uint64_t n = arg(m, 2).u;
+      if (s.size() < n)
+        std::memcpy(m.memory.at(arg(m, 0).u, s.size() + 1, loc, true), s.c_str(), s.size() + 1);
+      return put<uint64_t>(s.size());
+    }
     case Builtin::strspn: return put<uint64_t>(std::strspn(str(0).c_str(), str(1).c_str()));
     case Builtin::strcspn: return put<uint64_t>(std::strcspn(str(0).c_str(), str(1).c_str()));
     case Builtin::strdup: {
@@ -280,6 +316,15 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
     case Builtin::nextafterf: return put<float>(std::nextafter(arg(m, 0).f, arg(m, 1).f));
     case Builtin::remainder: return put<double>(std::remainder(arg(m, 0).d, arg(m, 1).d));
     case Builtin::remainderf: return put<float>(std::remainder(arg(m, 0).f, arg(m, 1).f));
+    case Builtin::remquo:
+    case Builtin::remquof: {
+      int q = 0;
+      Scalar r = id == Builtin::remquo ? put<double>(std::remquo(arg(m, 0).d, arg(m, 1).d, &q))
+                                       : put<float>(std::remquo(arg(m, 0).f, arg(m, 1).f, &q));
+      int32_t q32 = q;
+      std::memcpy(m.memory.at(arg(m, 2).u, 4, loc, true), &q32, 4);
+      return r;
+    }
     case Builtin::fdim: return put<double>(std::fdim(arg(m, 0).d, arg(m, 1).d));
     case Builtin::fdimf: return put<float>(std::fdim(arg(m, 0).f, arg(m, 1).f));
     case Builtin::ldexp:

@@ -433,7 +433,9 @@ std::string ClPrinter::expr(const Expr& e) {
     case ExprKind::InitList: return init_list(e, e.type);
     case ExprKind::StringLit:
     case ExprKind::Domain:
-    case ExprKind::IterInit: break;
+    case ExprKind::IterInit:
+    case ExprKind::CompoundLit:
+      break;  // sema rejects a compound literal in a kernel
   }
   throw Unsupported{e.loc, "this expression is not available inside a kernel"};
 }

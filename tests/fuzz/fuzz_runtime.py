@@ -47,6 +47,11 @@ def is_int(tok):
     return re.fullmatch(r"\d+|0[xX][0-9a-fA-F]+", tok) is not None
 
 
+def int_value(tok):
+    # C's spelling: a leading 0 is octal (`0377`), which Python's int(tok, 0) rejects.
+    return int(tok, 8) if re.fullmatch(r"0[0-7]+", tok) else int(tok, 0)
+
+
 def mutate_tokens(rng, text):
     toks = split_tokens(text)
     kind = rng.randrange(9)
@@ -61,7 +66,7 @@ def mutate_tokens(rng, text):
         cands = [i for i in idx if is_int(toks[i][1]) and i > 0 and toks[i - 1][1] in ("[", "<", ",")]
         if cands:
             i = rng.choice(cands)
-            toks[i][1] = str(rng.choice([0, 1, 2, max(0, int(toks[i][1], 0) // 2), int(toks[i][1], 0) + 1]))
+            toks[i][1] = str(rng.choice([0, 1, 2, max(0, int_value(toks[i][1]) // 2), int_value(toks[i][1]) + 1]))
     elif kind == 3:  # swap an arithmetic operator
         cands = [i for i in idx if toks[i][1] in OPS]
         if cands:

@@ -350,6 +350,16 @@ int main() {
 }
 ''', 6, 'strlen', "string is not NUL-terminated within its object", 'abc\n')
 
+t('err_strtok_literal', '''// strtok writes its NULs into the string: a string literal is read-only.
+int main() {
+  char line[] = "a,b";
+  printf("%s\\n", strtok(line, ","));
+  char* t = strtok("c,d", ",");
+  printf("%s\\n", t);
+  return 0;
+}
+''', 5, 'strtok', "write to a string literal", 'a\n')
+
 t('err_printf_s_unterminated', '''// %s reading past the end of an unterminated buffer.
 int main() {
   char* s = (char*)malloc(4);
