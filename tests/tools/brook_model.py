@@ -2354,7 +2354,9 @@ def _(out):
 # Brook+ work-groups (§12): the domain (rank 1 or 2, slowest first) in groups
 # of gsize = (x, y); each phase runs for every invocation of a group (L = lx +
 # x * ly order) before the next; `shared` is fresh (zeros) per group.
-def group_run(ext, gsize, shared_zero, phases):
+def groups(ext, gsize, shared_zero):
+    """Each group of the domain in order: its invocations (L order) and a
+    fresh (zeroed) set of shared arrays."""
     rows, cols = (ext[0], ext[1]) if len(ext) == 2 else (1, ext[0])
     gx, gy = gsize
     assert rows % gy == 0 and cols % gx == 0
@@ -2363,9 +2365,14 @@ def group_run(ext, gsize, shared_zero, phases):
             shared = {k: [z] * n for k, (z, n) in shared_zero.items()}
             invs = [{"r": gr + ly, "c": gc + lx, "lx": lx, "ly": ly}
                     for ly in range(gy) for lx in range(gx)]
-            for ph in phases:
-                for inv in invs:
-                    ph(inv, shared)
+            yield invs, shared
+
+
+def group_run(ext, gsize, shared_zero, phases):
+    for invs, shared in groups(ext, gsize, shared_zero):
+        for ph in phases:
+            for inv in invs:
+                ph(inv, shared)
 
 
 @test("s12_group_1d")
@@ -2537,31 +2544,24 @@ def _(out):
 # syncGroup() and the next round starts, or the group diverged: a runtime
 # error at the launch `at`.
 def group_run_sync(ext, gsize, shared_zero, body, kernel, at):
-    rows, cols = (ext[0], ext[1]) if len(ext) == 2 else (1, ext[0])
-    gx, gy = gsize
-    assert rows % gy == 0 and cols % gx == 0
-    for gr in range(0, rows, gy):
-        for gc in range(0, cols, gx):
-            shared = {k: [z] * n for k, (z, n) in shared_zero.items()}
-            invs = [{"r": gr + ly, "c": gc + lx, "lx": lx, "ly": ly}
-                    for ly in range(gy) for lx in range(gx)]
-            gens = [body(inv, shared) for inv in invs]
-            while True:
-                sites = []
-                for g in gens:
-                    try:
-                        sites.append(next(g))
-                    except StopIteration:
-                        sites.append(None)
-                waiting = [s for s in sites if s is not None]
-                if not waiting:
-                    break
-                if len(waiting) != len(gens) or len(set(waiting)) != 1:
-                    raise BrookError(
-                        "the invocations of a group of kernel '%s' do not reach the same syncGroup() "
-                        "calls (every invocation of a group must reach the same sequence of "
-                        "syncGroup()s; the control flow around them must be the same for the whole "
-                        "group)" % kernel, at)
+    for invs, shared in groups(ext, gsize, shared_zero):
+        gens = [body(inv, shared) for inv in invs]
+        while True:
+            sites = []
+            for g in gens:
+                try:
+                    sites.append(next(g))
+                except StopIteration:
+                    sites.append(None)
+            waiting = [s for s in sites if s is not None]
+            if not waiting:
+                break
+            if len(waiting) != len(gens) or len(set(waiting)) != 1:
+                raise BrookError(
+                    "the invocations of a group of kernel '%s' do not reach the same syncGroup() "
+                    "calls (every invocation of a group must reach the same sequence of "
+                    "syncGroup()s; the control flow around them must be the same for the whole "
+                    "group)" % kernel, at)
 
 
 @test("s12_group_matmul")
