@@ -231,6 +231,44 @@ std::optional<std::string> ClPrinter::exact_int_cast(const CastExpr& e) {
   return "((" + m_.type_name(e.type) + ")(" + *p + "))";
 }
 
+namespace {
+
+const Expr* strip_casts(const Expr* x) {
+  while (x->kind == ExprKind::Cast && x->as<CastExpr>()->cast != CastKind::Broadcast)
+    x = x->as<CastExpr>()->operand.get();
+  return x;
+}
+
+}  // namespace
+
+// A `for` whose step moves a float counter by a constant toward the bound its
+// condition compares it with (`k < B`, `k <= B` up; `>`, `>=` down), the
+// counter written nowhere in the body. Every write of a counter is a reset or
+// a step (builtin calls such as fabs(k) leave it alone; a kernel call with it
+// disqualifies it).
+std::optional<ClPrinter::SteppedCounter> ClPrinter::stepped_counter(const ForStmt& f) {
+  if (!current_ || !f.cond || !f.step || !f.body) return std::nullopt;
+  auto w = counters().write(*f.step);
+  if (!w || w->second.reset || w->second.value == 0) return std::nullopt;
+  SteppedCounter sc{w->first, w->second.value > 0, strip_casts(f.cond.get())->as<BinaryExpr>()};
+  const BinaryExpr* cmp = sc.cmp;
+  if (!cmp || !strip_casts(cmp->lhs.get())->as<NameExpr>() ||
+      strip_casts(cmp->lhs.get())->as<NameExpr>()->decl != sc.counter->var)
+    return std::nullopt;
+  const bool toward = sc.up ? (cmp->op == BinaryOp::Lt || cmp->op == BinaryOp::Le)
+                            : (cmp->op == BinaryOp::Gt || cmp->op == BinaryOp::Ge);
+  if (!toward) return std::nullopt;
+  bool written = false;
+  walk(
+      f.body.get(),
+      [&](const Expr& x) {
+        if (auto w2 = counters().write(x); w2 && w2->first == sc.counter) written = true;
+      },
+      [](const Stmt&) {});
+  if (written) return std::nullopt;
+  return sc;
+}
+
 // A float counter k stepped by the loop's step toward its bound (`k < B`,
 // `k <= B` counting up; `>`, `>=` down) and written nowhere in its body moves
 // by at least 1 each iteration, exactly while |k| < 2^24 (lang/analysis.hpp).
@@ -241,34 +279,11 @@ std::optional<std::string> ClPrinter::exact_int_cast(const CastExpr& e) {
 // loop may never end; before that it has run at most 2^25 iterations, fewer
 // than a counted int loop may.
 std::optional<std::string> ClPrinter::float_loop_poll(const ForStmt& f) {
-  if (!current_ || !f.cond || !f.step || !f.body) return std::nullopt;
-  auto w = counters().write(*f.step);
-  if (!w || w->second.reset || w->second.value == 0) return std::nullopt;
-  const analysis::FloatCounter* c = w->first;
-  const bool up = w->second.value > 0;
-  auto strip = [](const Expr* x) {
-    while (x->kind == ExprKind::Cast && x->as<CastExpr>()->cast != CastKind::Broadcast)
-      x = x->as<CastExpr>()->operand.get();
-    return x;
-  };
-  auto* cmp = strip(f.cond.get())->as<BinaryExpr>();
-  if (!cmp || !strip(cmp->lhs.get())->as<NameExpr>() ||
-      strip(cmp->lhs.get())->as<NameExpr>()->decl != c->var)
-    return std::nullopt;
-  const bool toward = up ? (cmp->op == BinaryOp::Lt || cmp->op == BinaryOp::Le)
-                         : (cmp->op == BinaryOp::Gt || cmp->op == BinaryOp::Ge);
-  if (!toward) return std::nullopt;
-  // Every write of a counter is a reset or a step (builtin calls such as
-  // fabs(k) leave it alone; a kernel call with it disqualifies it).
-  bool written = false;
-  walk(
-      f.body.get(),
-      [&](const Expr& x) {
-        if (auto w2 = counters().write(x); w2 && w2->first == c) written = true;
-      },
-      [](const Stmt&) {});
-  if (written) return std::nullopt;
-  const Expr* b = strip(cmp->rhs.get());
+  auto sc = stepped_counter(f);
+  if (!sc) return std::nullopt;
+  const analysis::FloatCounter* c = sc->counter;
+  const bool up = sc->up;
+  const Expr* b = strip_casts(sc->cmp->rhs.get());
   if (auto* u = b->as<UnaryExpr>(); u && u->op == UnaryOp::Neg)
     b = u->operand.get();  // |B| is what counts
   std::optional<double> bound;
@@ -289,35 +304,25 @@ std::optional<std::string> ClPrinter::float_loop_poll(const ForStmt& f) {
 // alone, a counted loop PoCL can reason about, and keeps the float loop for
 // bounds past 2^24, infinities and NaN.
 std::optional<ClPrinter::IntegerBound> ClPrinter::float_loop_integer_bound(const ForStmt& f) {
-  if (!current_ || !f.cond || !f.step || !f.body) return std::nullopt;
-  auto w = counters().write(*f.step);
-  if (!w || w->second.reset || w->second.value == 0) return std::nullopt;
-  const analysis::FloatCounter* c = w->first;
-  const bool up = w->second.value > 0;
-  auto* cmp = f.cond->as<BinaryExpr>();
-  if (!cmp || !cmp->lhs->type || cmp->lhs->type->kind != TypeKind::Float || !cmp->rhs->type ||
+  auto sc = stepped_counter(f);
+  if (!sc || sc->cmp != f.cond.get()) return std::nullopt;
+  const analysis::FloatCounter* c = sc->counter;
+  const BinaryExpr* cmp = sc->cmp;
+  if (!cmp->lhs->type || cmp->lhs->type->kind != TypeKind::Float || !cmp->rhs->type ||
       cmp->rhs->type->kind != TypeKind::Float)
     return std::nullopt;  // a float comparison of the counter itself with a float
-  auto* k = cmp->lhs->as<NameExpr>();
   auto* b = cmp->rhs->as<NameExpr>();
-  if (!k || k->decl != c->var || !b || !b->decl) return std::nullopt;
-  const bool toward = up ? (cmp->op == BinaryOp::Lt || cmp->op == BinaryOp::Le)
-                         : (cmp->op == BinaryOp::Gt || cmp->op == BinaryOp::Ge);
-  if (!toward) return std::nullopt;
-  // The counter moves only by the step, the bound not at all, and the body
-  // holds no loop (each version prints the body once more).
-  bool written = false, nested = false;
+  if (!cmp->lhs->as<NameExpr>() || !b || !b->decl) return std::nullopt;
+  // The bound is not written either, and the body holds no loop (each
+  // version prints the body once more).
+  bool nested = false;
   walk(
-      f.body.get(),
-      [&](const Expr& x) {
-        if (auto w2 = counters().write(x); w2 && w2->first == c) written = true;
-      },
+      f.body.get(), [](const Expr&) {},
       [&](const Stmt& s) {
         nested = nested || s.kind == StmtKind::For || s.kind == StmtKind::While ||
                  s.kind == StmtKind::Do;
       });
-  if (written || nested || b->decl == c->var || may_assign(f.body.get(), *b->decl))
-    return std::nullopt;
+  if (nested || b->decl == c->var || may_assign(f.body.get(), *b->decl)) return std::nullopt;
   IntegerBound r;
   const std::string s = "brook_ci_" + safe_name(c->var->name);
   r.bound = "brook_cb_" + safe_name(c->var->name);

@@ -53,6 +53,12 @@ class ClPrinter {
   // not one (poll every iteration), "" when it ends on its own, else the
   // condition under which it may be stuck and must poll.
   std::optional<std::string> float_loop_poll(const ast::ForStmt& f);
+  struct SteppedCounter {
+    const analysis::FloatCounter* counter;
+    bool up;
+    const ast::BinaryExpr* cmp;  // the condition, casts around it stripped
+  };
+  std::optional<SteppedCounter> stepped_counter(const ast::ForStmt& f);
   // A float counter's loop toward a bound held in a float the loop never
   // writes, as an integer loop (cl_exact.cpp): `fits` (the bound is within
   // ±2^24) and the shadow's condition; nullopt when the loop is not one.
