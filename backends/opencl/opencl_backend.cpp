@@ -47,6 +47,16 @@ class OpenCLBackend final : public Backend {
  public:
   explicit OpenCLBackend(const OpenCLOptions& o)
       : rt_(o.device, o.cache_dir, o.dump_dir), sink_(o.output), interrupt_(rt_.context()) {}
+  // Launches may still be queued (a program's last kernel whose output is
+  // never read): they finish before their programs, kernels and buffers are
+  // released. PoCL crashes when a program goes while its kernel is compiling.
+  ~OpenCLBackend() override {
+    try {
+      rt_.queue().finish();
+    } catch (const std::exception&) {
+      // Nothing is left to report to; the releases below still run.
+    }
+  }
 
   std::string_view name() const override { return "opencl"; }
 

@@ -1,0 +1,172 @@
+// The non-template core of Brook+'s C++ API (include/brook/Stream.h): error
+// codes, host vector types, the element-type table and the two classes the
+// library exports (a stream handle and a kernel launch). Brook+ programs
+// include brook/Stream.h, brook/KernelInterface.h or brook/brook.h, never this.
+//
+// Brook+ and the embedding API (brook/brook.hpp) both name a brook::Stream<T>,
+// so one translation unit includes one of them; both run on one process-wide
+// engine (backend from $BROOK_BACKEND, as every brook program).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace brook {
+
+// Brook+'s error codes (its spelling, PARAMATER included), as Stream::error()
+// returns them.
+enum BRerror {
+  BR_NO_ERROR = 0,
+  BR_ERROR_DECLARATION,
+  BR_ERROR_READ,
+  BR_ERROR_WRITE,
+  BR_ERROR_KERNEL,
+  BR_ERROR_DOMAIN,
+  BR_ERROR_ASSIGN,
+  BR_ERROR_INVALID_PARAMATER,
+  BR_ERROR_NOT_SUPPORTED,
+  BR_WARNING,
+  BR_ERROR_FORCE_DWORD = 0x7fffffff
+};
+
+namespace plus {
+
+// Host vectors with Brook's layout: N packed components named x, y, z, w.
+template <class T, int N>
+struct Vector;
+template <class T>
+struct Vector<T, 2> {
+  T x{}, y{};
+  constexpr Vector() = default;
+  constexpr Vector(T x_, T y_ = T()) : x(x_), y(y_) {}
+};
+template <class T>
+struct Vector<T, 3> {
+  T x{}, y{}, z{};
+  constexpr Vector() = default;
+  constexpr Vector(T x_, T y_ = T(), T z_ = T()) : x(x_), y(y_), z(z_) {}
+};
+template <class T>
+struct Vector<T, 4> {
+  T x{}, y{}, z{}, w{};
+  constexpr Vector() = default;
+  constexpr Vector(T x_, T y_ = T(), T z_ = T(), T w_ = T()) : x(x_), y(y_), z(z_), w(w_) {}
+};
+
+// The Brook name of a stream element type. Brook+'s brcc wrote one
+// specialization per struct of a .br file; `brook cc` does the same.
+template <class T>
+struct StreamType;  // not defined: T is not a Brook+ stream element type
+
+#define BROOK_PLUS_ELEMENT(CXX, NAME)         \
+  template <>                                 \
+  struct StreamType<CXX> {                    \
+    static constexpr const char* name = NAME; \
+  };
+BROOK_PLUS_ELEMENT(float, "float")
+BROOK_PLUS_ELEMENT(double, "double")
+BROOK_PLUS_ELEMENT(int, "int")
+BROOK_PLUS_ELEMENT(unsigned int, "uint")
+BROOK_PLUS_ELEMENT(char, "char")
+BROOK_PLUS_ELEMENT(signed char, "char")
+BROOK_PLUS_ELEMENT(unsigned char, "uchar")
+BROOK_PLUS_ELEMENT(short, "short")
+BROOK_PLUS_ELEMENT(unsigned short, "ushort")
+template <class T>
+using Vector2 = Vector<T, 2>;
+template <class T>
+using Vector3 = Vector<T, 3>;
+template <class T>
+using Vector4 = Vector<T, 4>;
+#define BROOK_PLUS_VECTORS(CXX, NAME)        \
+  BROOK_PLUS_ELEMENT(Vector2<CXX>, NAME "2") \
+  BROOK_PLUS_ELEMENT(Vector3<CXX>, NAME "3") \
+  BROOK_PLUS_ELEMENT(Vector4<CXX>, NAME "4")
+BROOK_PLUS_VECTORS(float, "float")
+BROOK_PLUS_VECTORS(double, "double")
+BROOK_PLUS_VECTORS(int, "int")
+BROOK_PLUS_VECTORS(unsigned int, "uint")
+BROOK_PLUS_VECTORS(char, "char")
+BROOK_PLUS_VECTORS(unsigned char, "uchar")
+BROOK_PLUS_VECTORS(short, "short")
+BROOK_PLUS_VECTORS(unsigned short, "ushort")
+#undef BROOK_PLUS_VECTORS
+#undef BROOK_PLUS_ELEMENT
+
+struct StreamImpl;
+
+// A stream (or a domain view of one) on the process-wide engine. Copies share
+// the stream. No member throws: failures become error codes on the stream.
+class StreamHandle {
+ public:
+  StreamHandle() = default;
+  // dims[0] is the fastest extent (Brook+'s order, the reverse of a .br
+  // declaration's).
+  StreamHandle(const char* type, std::size_t element_size, unsigned rank, const unsigned* dims);
+
+  StreamHandle domain(const unsigned* start, const unsigned* end) const;
+  StreamHandle exec_domain(int threads) const;
+  void read(const void* host, const char* flags);
+  void write(void* host, const char* flags) const;
+  void assign(const StreamHandle& source);
+  int error() const;              // the first error since the last call, then cleared
+  const char* error_log() const;  // every error's text since the last call, then cleared
+  unsigned rank() const;
+  const unsigned* dims() const;  // rank() extents, fastest first
+  void fail(int code, const std::string& text) const;
+
+ private:
+  friend class Launch;
+  std::shared_ptr<StreamImpl> impl_;
+};
+
+// What EXTENDCLASS's domainOffset/domainSize set for a kernel's next launch.
+struct LaunchDomain {
+  unsigned offset[4] = {0, 0, 0, 0};
+  unsigned size[4] = {0, 0, 0, 0};
+  bool sized = false;
+};
+
+// One launch of a kernel or reduction of an embedded .br source; the
+// generated bindings push the arguments in order and run it. Errors land on
+// the output streams' error(), as in Brook+.
+class Launch {
+ public:
+  Launch(const char* source, const char* source_name, const char* function);
+  ~Launch();
+  Launch(const Launch&) = delete;
+  Launch& operator=(const Launch&) = delete;
+
+  void stream(const StreamHandle& s);
+  void value(const void* bytes, std::size_t size, const char* type);
+  // A sized constant array (`float mask[3][3]`): bytes in C order.
+  void array(const void* bytes, std::size_t size, const char* type, const char* extents);
+  void reduce_to(void* out, std::size_t size, const char* type);
+  void run(LaunchDomain* domain = nullptr);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace plus
+}  // namespace brook
+
+// Brook+'s global host vector and scalar names.
+typedef unsigned int uint;
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+#define BROOK_PLUS_HOST_VECTORS(CXX, NAME)       \
+  typedef ::brook::plus::Vector<CXX, 2> NAME##2; \
+  typedef ::brook::plus::Vector<CXX, 3> NAME##3; \
+  typedef ::brook::plus::Vector<CXX, 4> NAME##4;
+BROOK_PLUS_HOST_VECTORS(float, float)
+BROOK_PLUS_HOST_VECTORS(double, double)
+BROOK_PLUS_HOST_VECTORS(int, int)
+BROOK_PLUS_HOST_VECTORS(unsigned int, uint)
+BROOK_PLUS_HOST_VECTORS(char, char)
+BROOK_PLUS_HOST_VECTORS(unsigned char, uchar)
+BROOK_PLUS_HOST_VECTORS(short, short)
+BROOK_PLUS_HOST_VECTORS(unsigned short, ushort)
+#undef BROOK_PLUS_HOST_VECTORS
