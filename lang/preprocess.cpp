@@ -110,16 +110,20 @@ constexpr std::string_view kPredefined[] = {
     "FP_ZERO 2",
     "FP_SUBNORMAL 3",
     "FP_NORMAL 4",
-    "isnormal(x) (isfinite(x) && fabs(x) >= (sizeof(x) == sizeof(float) ? FLT_MIN : DBL_MIN))",
+    // Each argument is evaluated exactly once (C 7.1.4): `sizeof` does not
+    // evaluate, ?: evaluates one arm, and fdim(a, b) is +0 unless a > b, NaN
+    // only for a NaN argument. fpclassify still reads x in several tests.
+    "isnormal(x) (sizeof(x) == sizeof(float) ? (unsigned)ilogbf(x) + 126u <= 253u "
+    ": (unsigned)ilogb(x) + 1022u <= 2045u)",
     "fpclassify(x) (isnan(x) ? FP_NAN : isinf(x) ? FP_INFINITE : (x) == 0 ? FP_ZERO : "
     "isnormal(x) ? FP_NORMAL : FP_SUBNORMAL)",
     "signbit(x) (copysign(1.0, (x)) < 0)",
-    "isgreater(x, y) ((x) > (y))",
-    "isgreaterequal(x, y) ((x) >= (y))",
-    "isless(x, y) ((x) < (y))",
-    "islessequal(x, y) ((x) <= (y))",
-    "islessgreater(x, y) ((x) < (y) || (x) > (y))",
-    "isunordered(x, y) (isnan(x) || isnan(y))",
+    "isgreater(x, y) (fdim((x), (y)) > 0)",
+    "isgreaterequal(x, y) (fdim((y), (x)) == 0)",
+    "isless(x, y) (fdim((y), (x)) > 0)",
+    "islessequal(x, y) (fdim((x), (y)) == 0)",
+    "islessgreater(x, y) (fabs((double)(x) - (double)(y)) > 0)",
+    "isunordered(x, y) isnan(fdim((x), (y)))",
     "nan(tag) ((void)(tag), fabs(0.0 / 0.0))",
     "nanf(tag) ((void)(tag), fabsf(0.0f / 0.0f))",
     "lrint(x) ((long)rint(x))",
@@ -131,7 +135,8 @@ constexpr std::string_view kPredefined[] = {
     "scalbln(x, n) scalbn((x), (int)(n))",
     "scalblnf(x, n) scalbnf((x), (int)(n))",
     // <ctype.h> and <string.h> in the "C" locale.
-    "isblank(c) ((c) == ' ' || (c) == '\\t')",
+    "isblank(c) (memchr(\" \\t\", (c), 2) != 0)",
+    "offsetof(type, member) ((size_t) & ((type*)0)->member)",
     "strcoll(a, b) strcmp((a), (b))",
     "STREAM_GATHER_FETCH 0",
     "STREAM_GATHER_INC 1",
@@ -394,7 +399,7 @@ class Preprocessor {
       }
       result.kind = Tok::int_literal;
       result.int_value = expander_.find(args[n].text) != nullptr ? 1 : 0;
-      result.text = result.int_value ? "1" : "0";
+      result.text.assign(1, result.int_value ? '1' : '0');  // not `= "1"`: GCC 12's false -Wrestrict
       if (paren) {
         if (n + 1 >= args.size() || args[n + 1].kind != Tok::r_paren) {
           diags_.error(args[n].loc, "missing ')' after 'defined'");
