@@ -9,6 +9,12 @@ else()
   message(STATUS "brook: readline NOT found (apt-get install libreadline-dev); the REPL reads plain lines")
 endif()
 
+# libpng: streamReadImage/streamWriteImage of PNG files (LANGUAGE.md §4).
+find_package(PNG QUIET)
+if(NOT PNG_FOUND)
+  message(FATAL_ERROR "brook: libpng not found; run tools/install-deps (package libpng-dev)")
+endif()
+
 find_package(doctest QUIET)
 if(NOT doctest_FOUND)
   message(FATAL_ERROR "brook: doctest not found; run tools/install-deps (package doctest-dev)")

@@ -438,6 +438,22 @@ const Type* Sema::Impl::check_stream_builtin(CallExpr& c, const stdlib::BuiltinI
                          quoted(b));
       return types.void_type();
     }
+    case Builtin::streamReadImage:
+    case Builtin::streamWriteImage:
+    case Builtin::streamReadFile:
+    case Builtin::streamWriteFile:
+    case Builtin::streamReadNpy:
+    case Builtin::streamWriteNpy: {
+      if (!check_arity(c, 2, false, name)) return types.void_type();
+      const Type* s = stream_arg(c.args[0], first(0));
+      const Type* p = check_value(c.args[1], "used as a file name");
+      if (!p->is_error() && !(p->is_pointer() && p->elem->kind == TypeKind::Char))
+        error(c.args[1]->loc, first(1) + " must be a file name (a string), not " + quoted(p));
+      bool reads = info.id == Builtin::streamReadImage || info.id == Builtin::streamReadFile ||
+                   info.id == Builtin::streamReadNpy;
+      if (s && s->is_iter && reads) error(c.args[0]->loc, name + " cannot write into an iterator stream");
+      return types.void_type();
+    }
     case Builtin::streamPrint:
     case Builtin::streamSize: {
       if (!check_arity(c, 1, false, name)) return err();

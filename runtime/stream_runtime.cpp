@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "interp/node.hpp"
+#include "runtime/stream_files.hpp"
 
 namespace brook {
 
@@ -301,6 +302,34 @@ void StreamRuntime::read_write(interp::Machine& m, bool read, const StreamView& 
   }
 }
 
+// §4's file forms: the file is checked against the stream first, so on a
+// mismatch neither the stream nor the file is touched.
+void StreamRuntime::file_transfer(interp::Machine& m, stdlib::Builtin id, const StreamView& view, uint64_t path_ptr,
+                                  SourceLoc loc) {
+  using stdlib::Builtin;
+  std::string path = m.memory.read_string(path_ptr, loc);
+  StreamFileKind kind = id == Builtin::streamReadImage || id == Builtin::streamWriteImage ? StreamFileKind::image
+                        : id == Builtin::streamReadNpy || id == Builtin::streamWriteNpy   ? StreamFileKind::npy
+                                                                                          : StreamFileKind::raw;
+  bool read = id == Builtin::streamReadImage || id == Builtin::streamReadFile || id == Builtin::streamReadNpy;
+  try {
+    if (read) {
+      std::vector<std::byte> bytes = read_stream_file(kind, path, view.elem, view.declared_extents());
+      ProfileTimer timer(transfer_timer(bytes.size()));
+      backend_->write_view(view, bytes);
+    } else {
+      std::vector<std::byte> bytes(Scheduler::host_bytes(view));
+      {
+        ProfileTimer timer(transfer_timer(bytes.size()));
+        backend_->read_view(view, bytes);
+      }
+      write_stream_file(kind, path, view.elem, view.declared_extents(), bytes);
+    }
+  } catch (const StreamFileError& e) {
+    throw RuntimeError{loc, e.what()};
+  }
+}
+
 void StreamRuntime::print(interp::Machine& m, const StreamView& view) {
   std::vector<std::byte> bytes(Scheduler::host_bytes(view));
   {
@@ -368,6 +397,14 @@ StreamArg StreamRuntime::builtin(interp::Machine& m, stdlib::Builtin id, const a
         break;
       }
       case Builtin::streamPrint: print(m, record(nth(args, 0).scalar.u, loc).view); break;
+      case Builtin::streamReadImage:
+      case Builtin::streamWriteImage:
+      case Builtin::streamReadFile:
+      case Builtin::streamWriteFile:
+      case Builtin::streamReadNpy:
+      case Builtin::streamWriteNpy:
+        file_transfer(m, id, record(nth(args, 0).scalar.u, loc).view, nth(args, 1).scalar.u, loc);
+        break;
       case Builtin::streamSize: {
         const Extents& e = record(nth(args, 0).scalar.u, loc).view.extents;
         Extents c = canonical_extents(e);

@@ -99,6 +99,8 @@ class StreamRuntime : public StreamHost {
   void drop_views(std::span<const StreamArg> args);
   void show(const std::string& text);
   void print(interp::Machine& m, const StreamView& view);
+  void file_transfer(interp::Machine& m, stdlib::Builtin id, const StreamView& view, uint64_t path_ptr,
+                     SourceLoc loc);
   void read_write(interp::Machine& m, bool read, const StreamView& view, uint64_t pointer, SourceLoc loc);
   void gather_scatter(interp::Machine& m, bool scatter, const ast::CallExpr& call,
                       std::span<const StreamArg> args, SourceLoc loc);

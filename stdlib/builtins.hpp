@@ -85,6 +85,13 @@ enum class Builtin : uint16_t {
   streamWrite,
   streamSwap,
   streamPrint,
+  // Streams to and from files (§4): images, raw elements, numpy's .npy.
+  streamReadImage,
+  streamWriteImage,
+  streamReadFile,
+  streamWriteFile,
+  streamReadNpy,
+  streamWriteNpy,
   streamSize,
   streamGatherOp,
   streamScatterOp,
