@@ -500,6 +500,10 @@ llvm::Function* make_entry(Codegen& cg, const std::string& name, size_t nparams,
   auto* ft = llvm::FunctionType::get(cg.b.getVoidTy(), p, false);
   auto* f = llvm::Function::Create(ft, llvm::Function::ExternalLinkage, name, cg.mod);
   f->addFnAttr(llvm::Attribute::NoUnwind);
+  // A fold's accumulators are the caller's own scratch, never stream memory
+  // (jit/jit_reduce.cpp): saying so lets LLVM keep them in registers instead
+  // of storing every lane's running value after each element.
+  if (fold) f->addParamAttr(1, llvm::Attribute::NoAlias);
   f->addFnAttr("prefer-vector-width", "512");
   return f;
 }

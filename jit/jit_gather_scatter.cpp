@@ -146,7 +146,11 @@ void JitBackend::run_gather_scatter(const GatherScatterPlan& plan) {
       }
     } else if (fold) {
       if (reduce_param == 0) {
-        fold(&launch, a, v, 0, 1);  // a = f(a, s[k])
+        // a = f(a, s[k]), through acc: a fold's accumulator may not alias
+        // its elements (emit_fold marks it noalias) and s may be the array.
+        std::memcpy(acc.data(), a, es);
+        fold(&launch, acc.data(), v, 0, 1);
+        std::memcpy(a, acc.data(), es);
       } else {
         std::memcpy(tmp.data(), a, es);
         fold(&launch, v, tmp.data(), 0, 1);  // s[k] = f(a, s[k]) with s[k] the accumulator

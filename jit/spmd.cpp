@@ -55,6 +55,19 @@ Value* Gen::any(Value* m) {
   return b.CreateICmpNE(b.CreateBitCast(m, b.getIntNTy(W)), b.getIntN(W, 0));
 }
 Value* Gen::all(Value* m) {
+  // The tail mask, alone or narrowing another mask: its part of the test is
+  // one scalar compare (gang + W <= end) instead of a vector compare per
+  // lane and a movemask in every gang (all(a & b) == all(a) && all(b)).
+  if (gang_mask && gang_full) {
+    if (m == gang_mask) return gang_full;
+    if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(m);
+        bo && bo->getOpcode() == llvm::Instruction::And) {
+      Value* other = bo->getOperand(0) == gang_mask   ? bo->getOperand(1)
+                     : bo->getOperand(1) == gang_mask ? bo->getOperand(0)
+                                                      : nullptr;
+      if (other) return b.CreateAnd(all(other), gang_full);
+    }
+  }
   return b.CreateICmpEQ(b.CreateBitCast(m, b.getIntNTy(static_cast<unsigned>(
                                                llvm::cast<llvm::FixedVectorType>(m->getType())->getNumElements()))),
                         llvm::Constant::getAllOnesValue(b.getIntNTy(static_cast<unsigned>(
@@ -205,7 +218,14 @@ void Gen::store_comp(Slot& s, int k, Value* v, Value* index) {
 void Gen::store_place(const Place& p, const SV& v) {
   for (size_t i = 0; i < p.comps.size(); ++i)
     store_comp(*p.slot, p.comps[i], v.c[v.c.size() == 1 ? 0 : i], p.index);
-  if (p.slot->written) b.CreateStore(b.CreateOr(b.CreateLoad(lane_type(b.getInt1Ty()), p.slot->written), cur()), p.slot->written);
+  if (p.slot->written) {
+    // Outside divergent code the lanes are the gang's tail, which
+    // store_outputs ANDs in anyway: all lanes here keeps the full-gang test
+    // a scalar compare (Gen::all).
+    Value* lanes = divergent() ? cur() : llvm::Constant::getAllOnesValue(lane_type(b.getInt1Ty()));
+    b.CreateStore(b.CreateOr(b.CreateLoad(lane_type(b.getInt1Ty()), p.slot->written), lanes),
+                  p.slot->written);
+  }
 }
 
 SV Gen::load_place(const Place& p) {
@@ -383,6 +403,7 @@ void Gen::emit(const std::string& entry_name) {
   set_cur(tail);
   b.CreateStore(no_lanes(), ret_slot);
   gang_mask = tail;
+  gang_full = b.CreateICmpSLE(b.CreateAdd(g, cg.i64(W)), c1);
   load_streams();
   stmt(*def.body);
   store_outputs();

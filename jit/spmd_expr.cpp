@@ -4,6 +4,7 @@
 #include <optional>
 
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include "jit/abi.hpp"
 #include "jit/spmd_impl.hpp"
@@ -360,7 +361,10 @@ SV Gen::gather(const ast::GatherExpr& e) {
       llvm::BasicBlock* fast = block("gather.row");
       llvm::BasicBlock* slow = block("gather.lanes");
       llvm::BasicBlock* done = block("gather.done");
-      b.CreateCondBr(run->second, fast, slow);
+      // Weighted: only edge gangs take the per-lane path. Without weights
+      // LLVM's machine CSE hoists the nine slow paths' lane-index vectors
+      // into the fast path (their common dominator) and spills them there.
+      b.CreateCondBr(run->second, fast, slow, llvm::MDBuilder(cg.ctx).createBranchWeights(64, 1));
       b.SetInsertPoint(fast);
       Value* off = a.offset[rank - 1];
       SV vf = load_elems(a.base, b.CreateAdd(row, b.CreateAdd(off, run->first)), elem, nullptr, true);

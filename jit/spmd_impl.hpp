@@ -196,6 +196,7 @@ class Gen {
   llvm::Value* ret_slot = nullptr;   // lanes that returned
   llvm::Value* launch_ptr = nullptr;
   llvm::Value* gang_mask = nullptr;  // the tail mask of this gang
+  llvm::Value* gang_full = nullptr;  // scalar: every lane of this gang is in the row
   llvm::Value* gang_start = nullptr;
   llvm::Value* lanes = nullptr;      // <W x i64> column of each lane
   std::vector<llvm::Value*> pos;     // domain position; the last is per lane

@@ -7,6 +7,7 @@
 
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include "jit/abi.hpp"
 #include "jit/spmd_impl.hpp"
@@ -245,7 +246,7 @@ SV Gen::load_elems(Value* base, Value* index, const Type* t, Value* mask, bool c
       BasicBlock* full = block("load.full");
       BasicBlock* part = block("load.tail");
       BasicBlock* done = block("load.end");
-      b.CreateCondBr(all(mask), full, part);
+      b.CreateCondBr(all(mask), full, part, llvm::MDBuilder(cg.ctx).createBranchWeights(32, 1));
       b.SetInsertPoint(full);
       Value* v1 = b.CreateAlignedLoad(wide, ptr, al);
       b.CreateBr(done);
@@ -302,7 +303,7 @@ void Gen::store_elems(Value* base, Value* index, const SV& v, Value* mask, bool 
       BasicBlock* full = block("store.full");
       BasicBlock* part = block("store.tail");
       BasicBlock* done = block("store.end");
-      b.CreateCondBr(all(mask), full, part);
+      b.CreateCondBr(all(mask), full, part, llvm::MDBuilder(cg.ctx).createBranchWeights(32, 1));
       b.SetInsertPoint(full);
       b.CreateAlignedStore(x, ptr, al);
       b.CreateBr(done);
