@@ -12,7 +12,7 @@ using namespace ast;
 
 void enter_frame(Machine& m, const CompiledFunction& f) {
   for (const auto& e : f.escaping) {
-    uint32_t id = m.memory.allocate(e.size, ObjectKind::local);
+    uint32_t id = m.memory.allocate(e.size, ObjectKind::local, e.loc, e.name);
     uint8_t* data = m.memory.data(id);
     if (e.param_offset >= 0) std::memcpy(data, m.fp + e.param_offset, e.size);
     store_as<uint8_t*>(m.fp + e.slot, data);
@@ -45,7 +45,7 @@ Compiler::Local Compiler::declare_local(const Decl* d, const Type* t) {
   if (current_->address_taken.count(d)) {
     l.offset = frame_slot(16, 8);
     l.escaping = true;
-    current_->fn->escaping.push_back({l.offset, t->size, -1});
+    current_->fn->escaping.push_back({l.offset, t->size, -1, d->name, d->loc});
   } else {
     l.offset = frame_slot(t->size, std::max<uint64_t>(t->align, 1));
     l.escaping = false;
@@ -59,7 +59,7 @@ uint32_t Compiler::global_object(const VarDecl* v, SourceLoc loc) {
   auto it = globals_.find(v);
   if (it != globals_.end()) return it->second;
   uint64_t size = v->is_stream ? std::max<uint64_t>(v->type->size, 8) : v->type->size;
-  uint32_t id = machine_.memory.allocate(size, ObjectKind::global, loc);
+  uint32_t id = machine_.memory.allocate(size, ObjectKind::global, v->loc.valid() ? v->loc : loc, v->name);
   globals_[v] = id;
   return id;
 }
@@ -296,7 +296,7 @@ CompiledFunction* Compiler::compile_function(const FuncDecl* def, bool) {
       fn->param_types.push_back(t);
       if (state.address_taken.count(p.get())) {
         uint32_t slot = frame_slot(16, 8);
-        fn->escaping.push_back({slot, t->size, off});
+        fn->escaping.push_back({slot, t->size, off, p->name, p->loc});
         state.locals[p.get()] = {slot, true};
       } else {
         state.locals[p.get()] = {off, false};

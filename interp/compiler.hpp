@@ -34,6 +34,8 @@ struct CompiledFunction {
     uint32_t slot;
     uint64_t size;
     int64_t param_offset = -1;
+    std::string_view name;  // for messages about its memory
+    SourceLoc loc;
   };
   std::vector<Escaping> escaping;
 };
@@ -151,6 +153,7 @@ void invoke(Machine& m, CompiledFunction& f, SourceLoc call_loc, uint8_t* aggreg
   store_as<uint8_t*>(frame, aggregate_dest);
   uint8_t* saved = m.fp;
   m.fp = frame;
+  m.calls[m.depth] = {&f, call_loc};
   ++m.depth;
   if (!f.escaping.empty()) enter_frame(m, f);
   m.ret.u = 0;

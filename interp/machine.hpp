@@ -59,6 +59,14 @@ struct Machine {
   StackArena stack;
   uint8_t* fp = nullptr;  // the running function's frame
   int depth = 0;
+  // The active calls, outermost first: calls[i] for i < depth is the function
+  // running at depth i + 1 and where it was called. Left as it was when a
+  // runtime error unwinds, so the error can print the call stack.
+  struct Call {
+    const CompiledFunction* fn = nullptr;
+    SourceLoc call_loc;
+  };
+  std::vector<Call> calls = std::vector<Call>(kMaxCallDepth);
   // Return registers: scalars, vectors. An aggregate result is copied to the
   // address the caller stores at the start of the callee's frame.
   Scalar ret{};

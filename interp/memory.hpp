@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "interp/value.hpp"
@@ -21,13 +22,13 @@ class MemoryBudget;
 namespace brook::interp {
 
 enum class ObjectKind : uint8_t {
-  global,   // a global or static variable
-  local,    // a local variable whose address was taken
-  heap,     // malloc/calloc/realloc
-  literal,  // a string literal (read-only)
-  argv,     // the strings and array of main's argv
-  file,     // stdout / stderr: never dereferenced
-  function, // a function whose address was taken (size 0: never dereferenced)
+  global,    // a global or static variable
+  local,     // a local variable whose address was taken
+  heap,      // malloc/calloc/realloc
+  literal,   // a string literal (read-only)
+  argv,      // the strings and array of main's argv
+  file,      // stdout / stderr: never dereferenced
+  function,  // a function whose address was taken (size 0: never dereferenced)
 };
 
 enum class ObjectState : uint8_t { live, freed, dead };
@@ -35,8 +36,12 @@ enum class ObjectState : uint8_t { live, freed, dead };
 // Largest single object: a larger malloc is "out of memory".
 inline constexpr uint64_t kMaxObjectSize = uint64_t{1} << 30;
 
-inline uint32_t pointer_id(uint64_t p) { return static_cast<uint32_t>(p >> 32); }
-inline int32_t pointer_offset(uint64_t p) { return static_cast<int32_t>(static_cast<uint32_t>(p)); }
+inline uint32_t pointer_id(uint64_t p) {
+  return static_cast<uint32_t>(p >> 32);
+}
+inline int32_t pointer_offset(uint64_t p) {
+  return static_cast<int32_t>(static_cast<uint32_t>(p));
+}
 inline uint64_t make_pointer(uint32_t id, int64_t offset) {
   return (uint64_t{id} << 32) | static_cast<uint32_t>(offset);
 }
@@ -50,7 +55,9 @@ class Memory {
   Memory();
 
   // A new zeroed object; returns its id. Throws RuntimeError past kMaxObjectSize.
-  uint32_t allocate(uint64_t size, ObjectKind kind, SourceLoc loc = {});
+  // `name`: the variable's, for messages (it must outlive the object: the
+  // AST's); `loc` also says where a heap block was allocated.
+  uint32_t allocate(uint64_t size, ObjectKind kind, SourceLoc loc = {}, std::string_view name = {});
   // The end of a local's lifetime: later accesses report a dangling pointer.
   void kill(uint32_t id);
   // free(): heap objects only; null is a no-op.
@@ -97,7 +104,10 @@ class Memory {
     uint64_t size = 0;
     ObjectKind kind = ObjectKind::heap;
     ObjectState state = ObjectState::live;
+    std::string_view name;  // a variable's name, else empty
+    uint32_t line = 0;      // where it was declared or allocated
   };
+  std::string describe(const Object& o) const;
   [[noreturn]] void fail(uint64_t p, uint64_t size, SourceLoc loc, bool write) const;
 
   std::vector<Object> objects_;

@@ -11,6 +11,7 @@
 #include "interp/compiler.hpp"
 #include "interp/limits.hpp"
 #include "backends/registry.hpp"
+#include "runtime/call_stack.hpp"
 #include "lang/ast_dump.hpp"
 #include "runtime/big_stack.hpp"
 #include "runtime/embed_values.hpp"
@@ -164,7 +165,8 @@ struct Engine::Impl {
   void report(const RuntimeError& e) {
     machine.out->flush();
     Diagnostic d{Severity::runtime_error, e.loc, e.message};
-    machine.out->write(2, format_diagnostic(front.sources(), d, options.color));
+    machine.out->write(2, format_diagnostic(front.sources(), d, options.color) +
+                              call_stack_note(machine, front, e.loc));
     machine.out->flush();
   }
 

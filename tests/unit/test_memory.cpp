@@ -33,11 +33,22 @@ TEST_CASE("memory: in-bounds access works and out-of-bounds is reported") {
   store_as<int32_t>(m.at(pointer_add(p, 36), 4, {}), 123);
   CHECK(load_as<int32_t>(m.at(pointer_add(p, 36), 4, {})) == 123);
   CHECK(error_of([&] { m.at(pointer_add(p, 40), 4, {}); }) ==
-        "out-of-bounds access: 4 bytes at offset 40 of a 40-byte object");
+        "out-of-bounds access: 4 bytes at offset 40 of a 40-byte block from malloc");
   CHECK(error_of([&] { m.at(pointer_add(p, 38), 4, {}); }) ==
-        "out-of-bounds access: 4 bytes at offset 38 of a 40-byte object");
+        "out-of-bounds access: 4 bytes at offset 38 of a 40-byte block from malloc");
   CHECK(error_of([&] { m.at(pointer_add(p, -4), 4, {}); }) ==
-        "out-of-bounds access: 4 bytes at offset -4 of a 40-byte object");
+        "out-of-bounds access: 4 bytes at offset -4 of a 40-byte block from malloc");
+  // Named objects are named; "an" before the sizes read with a vowel.
+  uint64_t named = make_pointer(m.allocate(16, ObjectKind::local, {1, 3, 5}, "data"), 0);
+  CHECK(error_of([&] { m.at(pointer_add(named, 16), 4, {}); }) ==
+        "out-of-bounds access: 4 bytes at offset 16 of 'data' (16 bytes)");
+  uint64_t block = make_pointer(m.allocate(8, ObjectKind::heap, {1, 12, 5}), 0);
+  CHECK(error_of([&] { m.at(pointer_add(block, 8), 1, {}); }) ==
+        "out-of-bounds access: 1 byte at offset 8 of an 8-byte block from malloc (line 12)");
+  uint64_t eleven = make_pointer(m.allocate(11, ObjectKind::heap), 0);
+  CHECK(error_of([&] {
+          m.at(pointer_add(eleven, 11), 1, {});
+        }).ends_with("of an 11-byte block from malloc"));
 }
 
 TEST_CASE("memory: null, freed, double free and non-heap free") {

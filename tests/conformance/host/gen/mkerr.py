@@ -3,8 +3,19 @@
 import os, sys
 H = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 tests = []
-def t(name, src, line, token, message, out, occurrence=1):
-    tests.append((name, src, line, token, message, out, occurrence))
+# `inner` and `callers`: the call stack printed under the caret (innermost
+# function, then each caller with the line and token of its call, and how many
+# times that call repeats in a recursion).
+def t(name, src, line, token, message, out, occurrence=1, inner=None, callers=()):
+    tests.append((name, src, line, token, message, out, occurrence, inner, callers))
+
+def column(name, lines, line, token, occ):
+    text = lines[line - 1]
+    pos = -1
+    for _ in range(occ):
+        pos = text.find(token, pos + 1)
+        assert pos >= 0, (name, token)
+    return pos + 1
 
 t('err_index_past_end', '''// Writing a[10] into int a[10]: one past the last element.
 int main() {
@@ -88,7 +99,7 @@ int main() {
   printf("%.1f\\n", get(5));
   return 0;
 }
-''', 4, '[', "index 5 is out of bounds for type 'double[5]'", '0.0\n')
+''', 4, '[', "index 5 is out of bounds for type 'double[5]'", '0.0\n', inner='get', callers=[('main', 8, 'get', 1, 1)])
 
 t('err_ptr_past_malloc', '''// A pointer walking off the end of a malloc block.
 int main() {
@@ -101,7 +112,7 @@ int main() {
   printf("sum %d\\n", sum);
   return 0;
 }
-''', 8, '*', "out-of-bounds access: 4 bytes at offset 40 of a 40-byte object", 'filled\n', occurrence=1)
+''', 8, '*', "out-of-bounds access: 4 bytes at offset 40 of a 40-byte block from malloc (line 3)", 'filled\n', occurrence=1)
 
 t('err_ptr_index_malloc', '''// Indexing a pointer past its malloc block reports the byte offset and size.
 double average(double* values, int n) {
@@ -116,7 +127,8 @@ int main() {
   printf("%.1f\\n", average(d, 4));
   return 0;
 }
-''', 4, '[', "out-of-bounds access: 8 bytes at offset 24 of a 24-byte object", '3.0\n')
+''', 4, '[', "out-of-bounds access: 8 bytes at offset 24 of a 24-byte block from malloc (line 8)", '3.0\n',
+  inner='average', callers=[('main', 11, 'average', 1, 1)])
 
 t('err_null_deref', '''// Writing through a null pointer.
 int main() {
@@ -243,7 +255,7 @@ int main() {
   printf("%d\\n", divide(7, 0));
   return 0;
 }
-''', 3, '/', "integer division by zero", '3\n')
+''', 3, '/', "integer division by zero", '3\n', inner='divide', callers=[('main', 7, 'divide', 1, 1)])
 
 t('err_mod_zero', '''// Integer remainder by zero, unsigned operands.
 int main() {
@@ -274,7 +286,8 @@ int main() {
   printf("recursing\\n");
   return down(0);
 }
-''', 3, 'down', "stack overflow: more than 10000 nested calls", 'recursing\n')
+''', 3, 'down', "stack overflow: more than 10000 nested calls", 'recursing\n',
+  inner='down', callers=[('down', 3, 'down', 1, 9998), ('main', 7, 'down', 1, 1)])
 
 t('err_printf_double_for_d', '''// A %d conversion given a double (the format is not a literal, so it is checked at run time).
 int main() {
@@ -326,7 +339,7 @@ int main() {
   printf("not reached\\n");
   return 0;
 }
-''', 3, 'abort', "abort() called", 'about to abort\n')
+''', 3, 'abort', "abort() called", 'about to abort\n', inner='fail', callers=[('main', 7, 'fail', 1, 1)])
 
 t('err_malloc_huge', '''// Requests above 1 GiB fail with a runtime error instead of returning null.
 int main() {
@@ -458,15 +471,17 @@ int main() {
 }
 ''', 7, 'qsort', "call through a null function pointer", 'sorting\n')
 
-for name, src, line, token, message, out, occ in tests:
+for name, src, line, token, message, out, occ, inner, callers in tests:
     lines = src.split('\n')
     text = lines[line - 1]
-    pos = -1
-    for _ in range(occ):
-        pos = text.find(token, pos + 1)
-        assert pos >= 0, (name, token)
-    col = pos + 1
+    col = column(name, lines, line, token, occ)
     err = f'{name}.br:{line}:{col}: runtime error: {message}\n{text}\n{" " * (col - 1)}^\n'
+    if inner:
+        err += f'  in {inner}()'
+        for caller, cline, ctoken, cocc, times in callers:
+            err += f', called from {caller}() at {name}.br:{cline}:{column(name, lines, cline, ctoken, cocc)}'
+            if times > 1: err += f' ({times} times)'
+        err += '\n'
     with open(os.path.join(H, name + '.br'), 'w') as f: f.write(src)
     with open(os.path.join(H, name + '.out'), 'w') as f: f.write(out)
     with open(os.path.join(H, name + '.err'), 'w') as f: f.write(err)
