@@ -24,10 +24,10 @@ class Session {
  public:
   explicit Session(const Options& o) : engine_(internal_options(o)), user_output_(o.output) {
     engine_.set_output([this](int stream, std::string_view text) {
-      if (stream == 2) {
+      if (stream == 2 && !forward_errors_) {
         captured_ += text;
       } else {
-        emit(1, text);
+        emit(stream, text);
       }
     });
   }
@@ -51,6 +51,23 @@ class Session {
       throw Error(diagnostics + "the program called exit(" + std::to_string(r.exit_status) + ")\n");
     }
     throw Error(diagnostics.empty() ? std::string("brook: the entry failed\n") : diagnostics);
+  }
+
+  // Compiles a whole file; nothing runs until run().
+  void compile(std::string name, std::string text) {
+    captured_.clear();
+    bool ok = engine_.compile_source(name, text);
+    std::string diagnostics = std::move(captured_);
+    captured_.clear();
+    if (!ok) throw Error(diagnostics.empty() ? std::string("brook: '" + name + "' failed to compile\n") : diagnostics);
+    if (!diagnostics.empty()) emit(2, diagnostics);  // warnings
+  }
+  // Runs as `brook run` does; what the program and its errors print goes out as it comes.
+  int run(std::span<const std::string> argv) {
+    forward_errors_ = true;
+    int status = engine_.run(argv);
+    forward_errors_ = false;
+    return status;
   }
 
   [[noreturn]] static void fail(const std::string& message) { throw Error("brook: " + message + "\n"); }
@@ -109,6 +126,7 @@ class Session {
   InternalEngine engine_;
   std::function<void(int, std::string_view)> user_output_;
   std::string captured_;
+  bool forward_errors_ = false;
   std::unordered_map<std::string, std::string> globals_;
   int next_id_ = 1;
 };
@@ -242,23 +260,30 @@ AnyStream Engine::make_stream(std::string_view element_type, std::size_t element
   return AnyStream(std::move(state));
 }
 
-void Engine::call_erased(std::string_view kernel, std::span<const detail::Arg> args) {
-  const ast::FuncDecl* f = session_->function(kernel, ast::FuncKind::Kernel, "kernel");
-  std::string k(kernel);
-  if (args.size() != f->params.size()) {
-    detail::Session::fail("kernel '" + k + "' takes " + std::to_string(f->params.size()) + " argument" +
-                          (f->params.size() == 1 ? "" : "s") + ", but " + std::to_string(args.size()) +
+namespace {
+
+// The text of a positional call of `f` (a kernel or reduce function) with
+// `args`, each value argument copied into a hidden global (its name in
+// `*values`, empty for streams), after checking every argument.
+std::string call_text(detail::Session& session, const ast::FuncDecl& f, const std::string& k, const char* what,
+                      std::span<const detail::Arg> args, std::vector<std::string>* values) {
+  if (args.size() != f.params.size()) {
+    detail::Session::fail(std::string(what) + " '" + k + "' takes " + std::to_string(f.params.size()) +
+                          " argument" + (f.params.size() == 1 ? "" : "s") + ", but " + std::to_string(args.size()) +
                           (args.size() == 1 ? " was" : " were") + " given");
   }
   std::string text = k + "(";
   for (size_t i = 0; i < args.size(); ++i) {
-    const ast::ParamDecl& p = *f->params[i];
+    const ast::ParamDecl& p = *f.params[i];
     const detail::Arg& a = args[i];
-    std::string where = "argument " + std::to_string(i + 1) + " of kernel '" + k + "', " + describe(p);
-    if (takes_stream(p.pkind) != (a.stream != nullptr)) {
+    std::string where = "argument " + std::to_string(i + 1) + " of " + what + " '" + k + "', " + describe(p);
+    // A reduce target may be a host variable as well as a stream (§7).
+    bool may_be_value = p.pkind == ast::ParamKind::Reduce;
+    if (takes_stream(p.pkind) != (a.stream != nullptr) && !(may_be_value && !a.stream)) {
       detail::Session::fail(where + (a.stream ? ", is a stream" : ", is not a stream"));
     }
     if (i) text += ", ";
+    values->emplace_back();
     if (a.stream) {
       bool elementwise = p.pkind != ast::ParamKind::Gather;
       if (elementwise && p.type && p.type->name() != a.stream->element_type) {
@@ -272,10 +297,42 @@ void Engine::call_erased(std::string_view kernel, std::span<const detail::Arg> a
       detail::Session::fail(where + ": a " + p.type->name() + " is " + std::to_string(p.type->size) +
                             " bytes, the C++ value " + std::to_string(a.size));
     }
-    text += session_->value_global("arg" + std::to_string(i), type, a.data, a.size);
+    values->back() = session.value_global("arg" + std::to_string(i), type, a.data, a.size);
+    text += values->back();
   }
-  session_->eval("<call " + k + ">", text + ");");
+  return text + ");";
 }
+
+}  // namespace
+
+void Engine::call_erased(std::string_view kernel, std::span<const detail::Arg> args) {
+  const ast::FuncDecl* f = session_->function(kernel, ast::FuncKind::Kernel, "kernel");
+  std::string k(kernel);
+  std::vector<std::string> values;
+  std::string text = call_text(*session_, *f, k, "kernel", args, &values);
+  session_->eval("<call " + k + ">", text);
+}
+
+void Engine::reduce_call_erased(std::string_view reducer, std::span<const detail::Arg> args) {
+  const ast::FuncDecl* f = session_->function(reducer, ast::FuncKind::Reduce, "reduce function");
+  std::string r(reducer);
+  std::vector<std::string> values;
+  std::string text = call_text(*session_, *f, r, "reduce function", args, &values);
+  session_->eval("<reduce " + r + ">", text);
+  // A host-variable target receives the fold (the caller passed an lvalue).
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (f->params[i]->pkind != ast::ParamKind::Reduce || args[i].stream) continue;
+    const Type* t = nullptr;
+    std::optional<std::span<uint8_t>> bytes = session_->engine().global_bytes(values[i], &t);
+    if (bytes) std::memcpy(const_cast<void*>(args[i].data), bytes->data(), args[i].size);
+  }
+}
+
+void Engine::compile_source(std::string_view source, std::string_view name) {
+  session_->compile(std::string(name), std::string(source));
+}
+
+int Engine::run(std::span<const std::string> argv) { return session_->run(argv); }
 
 void Engine::reduce_erased(std::string_view reducer, const AnyStream& input, void* out, std::size_t size,
                            std::string_view scalar) {
