@@ -14,14 +14,19 @@ const char* support_text() {
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace brook_cc {
 
-// A .br file's text, compiled by the engine on first use.
+// A .br file's text, compiled by the engine on first use, with the -D and
+// -I options `brook cc` had (the .br file's own folder among the latter, so
+// its #include "…" files are found from any working directory).
 struct Source {
   const char* name;
   const char* text;
+  std::vector<std::string> defines;
+  std::vector<std::string> include_dirs;
 };
 inline std::vector<Source>& pending_sources() {
   static std::vector<Source> sources;
@@ -29,17 +34,25 @@ inline std::vector<Source>& pending_sources() {
 }
 // Each generated .cpp registers its files at static initialisation.
 struct Register {
-  Register(const char* name, const char* text) { pending_sources().push_back({name, text}); }
+  Register(const char* name, const char* text, std::vector<std::string> defines,
+           std::vector<std::string> include_dirs) {
+    pending_sources().push_back({name, text, std::move(defines), std::move(include_dirs)});
+  }
 };
 
-// The one engine of the process, created on first use: the backend named
-// by $BROOK_BACKEND, else the JIT; compiled kernels are kept in the disk
-// cache, so a second run compiles nothing.
+// The one engine of the process, created on first use (after static
+// initialisation has registered every file, whose options it takes): the
+// backend named by $BROOK_BACKEND, else the JIT; compiled kernels are kept in
+// the disk cache, so a second run compiles nothing.
 inline brook::Engine& raw_engine() {
   static brook::Engine engine([] {
     brook::Options o;
     const char* b = std::getenv("BROOK_BACKEND");
     o.backend = (b && *b) ? brook::Backend::automatic : brook::Backend::jit;
+    for (const Source& s : pending_sources()) {
+      o.defines.insert(o.defines.end(), s.defines.begin(), s.defines.end());
+      o.include_dirs.insert(o.include_dirs.end(), s.include_dirs.begin(), s.include_dirs.end());
+    }
     return o;
   }());
   return engine;

@@ -234,11 +234,17 @@ int translate(const Request& request) {
   header += "\n#endif\n";
 
   std::string source = banner + "#include \"" + stem + ".h\"\n\nnamespace {\n\n";
+  std::string defines;
+  for (const std::string& d : request.preprocess.defines)
+    defines += (defines.empty() ? "" : ", ") + quoted(d);
   for (size_t i = 0; i < texts.size(); ++i) {
     std::string id = std::to_string(i);
     source += "const char kSource" + id + "[] = " + raw_literal(texts[i]) + ";\n";
+    std::string dirs = quoted(fs::absolute(request.inputs[i]).parent_path().string());
+    for (const std::string& d : request.preprocess.include_dirs)
+      dirs += ", " + quoted(fs::absolute(d).string());
     source += "const brook_cc::Register kRegister" + id + "(" + quoted(request.inputs[i]) +
-              ", kSource" + id + ");\n\n";
+              ", kSource" + id + ", {" + defines + "}, {" + dirs + "});\n\n";
   }
   source += "}  // namespace\n\n" + gen.emitted().definitions;
   if (has_main) {
