@@ -1,5 +1,6 @@
 #include "cc/translate.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -40,6 +41,30 @@ std::string guard_of(const std::string& stem) {
   return g + "_H";
 }
 
+// Words C++ reserves that C (and so Brook) does not: a parameter so named
+// gets a trailing '_'; a function so named gets no wrapper.
+bool cxx_only_keyword(const std::string& w) {
+  static const char* const kWords[] = {
+      "alignas",  "alignof",       "and",         "and_eq",    "asm",       "bitand",
+      "bitor",    "catch",         "char8_t",     "char16_t",  "char32_t",  "class",
+      "compl",    "concept",       "consteval",   "constexpr", "constinit", "const_cast",
+      "co_await", "co_return",     "co_yield",    "decltype",  "delete",    "dynamic_cast",
+      "explicit", "export",        "false",       "friend",    "mutable",   "namespace",
+      "new",      "noexcept",      "not",         "not_eq",    "nullptr",   "operator",
+      "or",       "or_eq",         "private",     "protected", "public",    "reinterpret_cast",
+      "requires", "static_assert", "static_cast", "template",  "this",      "thread_local",
+      "throw",    "true",          "try",         "typeid",    "typename",  "using",
+      "virtual",  "wchar_t",       "xor",         "xor_eq"};
+  for (const char* k : kWords)
+    if (w == k) return true;
+  return false;
+}
+
+std::string param_name(const ast::ParamDecl& p) {
+  if (p.name.empty()) return "arg" + std::to_string(p.index);
+  return cxx_only_keyword(p.name) ? p.name + "_" : p.name;
+}
+
 // One callable of the header: its C++ declarations and definitions.
 struct Emitted {
   std::string declarations;
@@ -64,7 +89,15 @@ class Generator {
   // spelling), constants by value.
   void kernel(const ast::FuncDecl& f) {
     std::vector<std::string> params;
-    for (const auto& p : f.params) params.push_back(param(*p, /*reduce_as_value=*/false));
+    for (const auto& p : f.params) {
+      params.push_back(param(*p, /*reduce_as_value=*/false));
+      if (params.back().empty()) {
+        out_.declarations += "// kernel " + f.name +
+                             ": not callable from C++ in this version: parameter '" + p->name +
+                             "' has no C++ spelling\n";
+        return;
+      }
+    }
     add(f, "void", params, "brook_cc::engine().call(\"" + f.name + "\"" + arg_list(f) + ");");
   }
 
@@ -94,13 +127,15 @@ class Generator {
     std::string why;
     std::vector<std::string> params;
     for (const auto& p : f.params) {
-      std::string d = p->type && !p->type->is_array() ? types_.declare(p->type, p->name) : "";
-      if (d.empty()) why = "parameter '" + p->name + "' is a " + (p->type ? p->type->name() : "?");
+      std::string d =
+          p->type && !p->type->is_array() ? types_.declare(p->type, param_name(*p)) : "";
+      if (d.empty())
+        why = "parameter '" + p->name + "' has type '" + (p->type ? p->type->name() : "?") + "'";
       params.push_back(d);
     }
     std::string result =
         f.return_type && f.return_type->is_void() ? "void" : types_.spell(f.return_type);
-    if (result.empty()) why = "it returns a " + (f.return_type ? f.return_type->name() : "?");
+    if (result.empty()) why = "it returns '" + (f.return_type ? f.return_type->name() : "?") + "'";
     if (f.is_variadic) why = "it is variadic";
     if (!why.empty()) {
       out_.declarations +=
@@ -114,12 +149,16 @@ class Generator {
     add(f, result, params, (result == "void" ? "" : "return ") + call + ";");
   }
 
+  void skip(const ast::FuncDecl& f, const std::string& why) {
+    out_.declarations += "// " + f.name + ": not callable from C++: " + why + "\n";
+  }
+
   CxxTypes& types() { return types_; }
   const Emitted& emitted() const { return out_; }
 
  private:
   std::string param(const ast::ParamDecl& p, bool reduce_as_value) {
-    std::string name = p.name.empty() ? "arg" + std::to_string(p.index) : p.name;
+    std::string name = param_name(p);
     const Type* elem = p.type;
     while (elem && elem->is_array()) elem = elem->elem;  // a gather's element
     if (is_stream_param(p) || (p.pkind == ast::ParamKind::Reduce && !reduce_as_value)) {
@@ -137,8 +176,7 @@ class Generator {
 
   static std::string arg_list(const ast::FuncDecl& f) {
     std::string out;
-    for (const auto& p : f.params)
-      out += ", " + (p->name.empty() ? "arg" + std::to_string(p->index) : p->name);
+    for (const auto& p : f.params) out += ", " + param_name(*p);
     return out;
   }
 
@@ -206,7 +244,9 @@ int translate(const Request& request) {
       for (const ast::DeclPtr& d : ds->decls) {
         const auto* f = d->as<ast::FuncDecl>();
         if (!f || !f->body || f->name.empty() || f->name[0] == '<') continue;
-        if (f->fkind == ast::FuncKind::Kernel) {
+        if (cxx_only_keyword(f->name)) {
+          gen.skip(*f, "its name is a C++ keyword");
+        } else if (f->fkind == ast::FuncKind::Kernel) {
           gen.kernel(*f);
         } else if (f->fkind == ast::FuncKind::Reduce) {
           gen.reduction(*f);

@@ -33,6 +33,14 @@ grep -q '^void twice(const brook::Stream<float>& a, const brook::Stream<float>& 
 out=$(cd "$tmp" && BROOK_BACKEND=$backend XDG_CACHE_HOME="$tmp/cache-incl" ./incl)
 [ "$out" = "4.00 7.00 " ] || fail "incl.br printed: $out"
 
+# Structs, vectors, a gather, a keyword-named constant, a float4 reduction.
+"$brook" cc -o "$tmp/gen/types" types.br || fail "brook cc types.br failed"
+grep -q "^// first(): not callable from C++" "$tmp/gen/types.h" || fail "no note that first() takes a pointer"
+"$cxx" -std=c++20 -O0 -Wall -Wextra -Werror -I "$tmp/gen" -I "$include" types_main.cpp "$tmp/gen/types.cpp" \
+  -o "$tmp/types" -L "$libdir" -lbrook -Wl,-rpath,"$libdir" || fail "types_main.cpp does not build"
+out=$(BROOK_BACKEND=$backend XDG_CACHE_HOME="$tmp/cache-types" "$tmp/types")
+[ "$out" = $'131 161 191 221\n110.5 120.5 130.5 140.5\n241.5 281.5 321.5 361.5' ] || fail "types_main printed: $out"
+
 export XDG_CACHE_HOME="$tmp/cache" BROOK_BACKEND=$backend
 expected=$'2.00 4.00 6.00 8.00 \n3 101.0'
 for run in 1 2; do
