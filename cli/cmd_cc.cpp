@@ -28,6 +28,12 @@ int cmd_cc(CommandLine& cl) {
       request.inputs.push_back(cl.rest[i]);
     }
   }
+  for (const std::string& input : request.inputs) {
+    if (std::string why = unreadable_program(input); !why.empty() || input == "-") {
+      std::cerr << "brook: " << (why.empty() ? "cc reads .br files, not stdin" : why) << "\n";
+      return 2;
+    }
+  }
   return cc::translate(request);
 }
 

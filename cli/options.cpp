@@ -156,7 +156,8 @@ std::string command_usage(const std::string& command) {
            "one C++ function per kernel, reduction and host function, launching through one\n"
            "process-wide engine ($BROOK_BACKEND, default jit); a .br main becomes the C++ main.\n"
            "Build them against the installed package (brook_add_kernels(), pkg-config brook).\n" +
-           option_lines({kDefineOption, kIncludeOption, kErrorLimitOption, kHelpOption});
+           option_lines({{"-o NAME", "write NAME.h and NAME.cpp (NAME may name a folder: gen/prog)"},
+                         kDefineOption, kIncludeOption, kErrorLimitOption, kHelpOption});
   }
   if (command == "devices") {
     return "usage: brook devices\n"
