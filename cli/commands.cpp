@@ -61,6 +61,7 @@ int dispatch(CommandLine& cl) {
   if (cl.command == "repl") return cmd_repl(cl);
   if (cl.command == "devices") return cmd_devices(cl);
   if (cl.command == "bench") return cmd_bench(cl);
+  if (cl.command == "cc") return cmd_cc(cl);
   std::cerr << "brook: unknown command '" << cl.command << "'\n";
   return 2;
 }

@@ -18,6 +18,7 @@ int cmd_emit_plans(CommandLine& cl);  // emit plan: runs the program, prints its
 int cmd_repl(CommandLine& cl);
 int cmd_devices(CommandLine& cl);
 int cmd_bench(CommandLine& cl);
+int cmd_cc(CommandLine& cl);  // cli/cmd_cc.cpp over cc/
 
 // An Engine with the requested backend, or null after printing why it cannot
 // be had (a backend not built, no OpenCL platform): the caller exits with 2.

@@ -36,7 +36,7 @@ bool is_emit_stage(const std::string& stage) {
 
 namespace {
 
-const std::set<std::string> kCommands = {"run", "repl", "check", "emit", "devices", "bench"};
+const std::set<std::string> kCommands = {"run", "repl", "check", "emit", "devices", "bench", "cc"};
 
 uint64_t parse_memory(const std::string& what, const std::string& text) {
   uint64_t bytes = 0;
@@ -119,6 +119,7 @@ std::string usage_text() {
          "  check prog.br                       parse and check only; diagnostics, no execution\n"
          "  emit " + emit_stage_list("|") + " prog.br [kernel]\n"
          "                                      print one stage's output\n"
+         "  cc [-o NAME] prog.br...             translate .br files to NAME.h + NAME.cpp for a C++ build\n"
          "  devices                             list OpenCL platforms and devices\n"
          "  bench [workload...]                 run the benchmarks\n"
          "\n"
@@ -148,6 +149,15 @@ std::string command_usage(const std::string& command) {
     return "usage: brook repl [options] [file.br]\n"
            "The interactive REPL (see REPL.md), optionally loading file.br first.\n" +
            run_options();
+  }
+  if (command == "cc") {
+    return "usage: brook cc [options] [-o NAME] prog.br... [-o NAME]\n"
+           "Translates the .br files into NAME.h and NAME.cpp (NAME: the first file's stem):\n"
+           "one C++ function per kernel, reduction and host function, launching through one\n"
+           "process-wide engine ($BROOK_BACKEND, default jit); a .br main becomes the C++ main.\n"
+           "Build them against the installed package (brook_add_kernels(), pkg-config brook).\n" +
+           option_lines({{"-o NAME", "write NAME.h and NAME.cpp (NAME may name a folder: gen/prog)"},
+                         kDefineOption, kIncludeOption, kErrorLimitOption, kHelpOption});
   }
   if (command == "devices") {
     return "usage: brook devices\n"
@@ -289,6 +299,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       cl.engine.dump_plans = true;
     } else if (a == "--no-cache") {
       cl.engine.use_disk_cache = false;
+    } else if (a == "-o" && cl.command == "cc") {
+      cl.output = value_of(a);
     } else if (a == "-D" || a == "-I") {
       std::string v = value_of(a);
       (a == "-D" ? cl.engine.preprocess.defines : cl.engine.preprocess.include_dirs).push_back(v);

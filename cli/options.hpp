@@ -16,10 +16,11 @@ struct UsageError {
 };
 
 struct CommandLine {
-  std::string command;              // run, repl, check, emit, devices, bench
+  std::string command;              // run, repl, check, emit, devices, bench, cc
   std::string emit_stage;           // emit: ast, plan, llvm, opencl
   std::string program;              // the .br file (may be empty for repl/devices)
   std::vector<std::string> rest;    // run: program arguments; emit: optional kernel name
+  std::string output;               // cc: -o NAME
   EngineOptions engine;
   bool help = false;
 };

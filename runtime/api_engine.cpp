@@ -155,25 +155,33 @@ AnyStream Engine::make_stream(std::string_view element_type, std::size_t element
                                       std::span<const int64_t>(extents.begin(), extents.size())));
 }
 
-void Engine::call_erased(std::string_view kernel, std::span<const detail::Arg> args) {
-  const ast::FuncDecl* f = session_->function(kernel, ast::FuncKind::Kernel, "kernel");
-  std::string k(kernel);
-  if (args.size() != f->params.size()) {
-    detail::Session::fail("kernel '" + k + "' takes " + std::to_string(f->params.size()) +
-                          " argument" + (f->params.size() == 1 ? "" : "s") + ", but " +
-                          std::to_string(args.size()) + (args.size() == 1 ? " was" : " were") +
-                          " given");
+namespace {
+
+// The text of a positional call of `f` (a kernel or reduce function) with
+// `args`, each value argument copied into a hidden global (its name in
+// `*values`, empty for streams), after checking every argument.
+std::string call_text(detail::Session& session, const ast::FuncDecl& f, const std::string& k,
+                      const char* what, std::span<const detail::Arg> args,
+                      std::vector<std::string>* values) {
+  if (args.size() != f.params.size()) {
+    detail::Session::fail(
+        std::string(what) + " '" + k + "' takes " + std::to_string(f.params.size()) + " argument" +
+        (f.params.size() == 1 ? "" : "s") + ", but " + std::to_string(args.size()) +
+        (args.size() == 1 ? " was" : " were") + " given");
   }
   std::string text = k + "(";
   for (size_t i = 0; i < args.size(); ++i) {
-    const ast::ParamDecl& p = *f->params[i];
+    const ast::ParamDecl& p = *f.params[i];
     const detail::Arg& a = args[i];
     std::string where =
-        "argument " + std::to_string(i + 1) + " of kernel '" + k + "', " + describe(p);
-    if (takes_stream(p.pkind) != (a.stream != nullptr)) {
+        "argument " + std::to_string(i + 1) + " of " + what + " '" + k + "', " + describe(p);
+    // A reduce target may be a host variable as well as a stream (§7).
+    bool may_be_value = p.pkind == ast::ParamKind::Reduce;
+    if (takes_stream(p.pkind) != (a.stream != nullptr) && !(may_be_value && !a.stream)) {
       detail::Session::fail(where + (a.stream ? ", is a stream" : ", is not a stream"));
     }
     if (i) text += ", ";
+    values->emplace_back();
     if (a.stream) {
       bool elementwise = p.pkind != ast::ParamKind::Gather;
       if (elementwise && p.type && p.type->name() != a.stream->element_type) {
@@ -188,9 +196,43 @@ void Engine::call_erased(std::string_view kernel, std::span<const detail::Arg> a
                             std::to_string(p.type->size) + " bytes, the C++ value " +
                             std::to_string(a.size));
     }
-    text += session_->value_global("arg" + std::to_string(i), type, a.data, a.size);
+    values->back() = session.value_global("arg" + std::to_string(i), type, a.data, a.size);
+    text += values->back();
   }
-  session_->eval("<call " + k + ">", text + ");");
+  return text + ");";
+}
+
+}  // namespace
+
+void Engine::call_erased(std::string_view kernel, std::span<const detail::Arg> args) {
+  const ast::FuncDecl* f = session_->function(kernel, ast::FuncKind::Kernel, "kernel");
+  std::string k(kernel);
+  std::vector<std::string> values;
+  std::string text = call_text(*session_, *f, k, "kernel", args, &values);
+  session_->eval("<call " + k + ">", text);
+}
+
+void Engine::reduce_call_erased(std::string_view reducer, std::span<const detail::Arg> args) {
+  const ast::FuncDecl* f = session_->function(reducer, ast::FuncKind::Reduce, "reduce function");
+  std::string r(reducer);
+  std::vector<std::string> values;
+  std::string text = call_text(*session_, *f, r, "reduce function", args, &values);
+  session_->eval("<reduce " + r + ">", text);
+  // A host-variable target receives the fold (the caller passed an lvalue).
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (f->params[i]->pkind != ast::ParamKind::Reduce || args[i].stream) continue;
+    const Type* t = nullptr;
+    std::optional<std::span<uint8_t>> bytes = session_->engine().global_bytes(values[i], &t);
+    if (bytes) std::memcpy(const_cast<void*>(args[i].data), bytes->data(), args[i].size);
+  }
+}
+
+void Engine::compile_source(std::string_view source, std::string_view name) {
+  session_->compile(std::string(name), std::string(source));
+}
+
+int Engine::run(std::span<const std::string> argv) {
+  return session_->run(argv);
 }
 
 void Engine::reduce_erased(std::string_view reducer, const AnyStream& input, void* out,

@@ -25,10 +25,10 @@ class Session {
  public:
   explicit Session(const Options& o) : engine_(internal_options(o)), user_output_(o.output) {
     engine_.set_output([this](int stream, std::string_view text) {
-      if (stream == 2) {
+      if (stream == 2 && !forward_errors_) {
         captured_ += text;
       } else {
-        emit(1, text);
+        emit(stream, text);
       }
     });
   }
@@ -52,6 +52,25 @@ class Session {
       throw Error(diagnostics + "the program called exit(" + std::to_string(r.exit_status) + ")\n");
     }
     throw Error(diagnostics.empty() ? std::string("brook: the entry failed\n") : diagnostics);
+  }
+
+  // Compiles a whole file; nothing runs until run().
+  void compile(std::string name, std::string text) {
+    captured_.clear();
+    bool ok = engine_.compile_source(name, text);
+    std::string diagnostics = std::move(captured_);
+    captured_.clear();
+    if (!ok)
+      throw Error(diagnostics.empty() ? std::string("brook: '" + name + "' failed to compile\n")
+                                      : diagnostics);
+    if (!diagnostics.empty()) emit(2, diagnostics);  // warnings
+  }
+  // Runs as `brook run` does; what the program and its errors print goes out as it comes.
+  int run(std::span<const std::string> argv) {
+    forward_errors_ = true;
+    int status = engine_.run(argv);
+    forward_errors_ = false;
+    return status;
   }
 
   [[noreturn]] static void fail(const std::string& message) {
@@ -124,6 +143,7 @@ class Session {
   InternalEngine engine_;
   std::function<void(int, std::string_view)> user_output_;
   std::string captured_;
+  bool forward_errors_ = false;
   std::unordered_map<std::string, std::string> globals_;
   int next_id_ = 1;
 };

@@ -188,6 +188,15 @@ class Engine {
     reduce_erased(reducer, input, &out, sizeof(T), detail::scalar_name<T>());
     return out;
   }
+  // Calls a reduce function positionally, as a .br call `r(in, target)` does
+  // (LANGUAGE.md §7): the reduce target is a stream (folded block-wise) or a
+  // host variable, which must be a modifiable lvalue and receives the fold;
+  // other arguments are constants and gathers as for call().
+  template <class... Args>
+  void reduce_call(std::string_view reducer, const Args&... args) {
+    const detail::Arg erased[] = {arg(args)..., detail::Arg{}};
+    reduce_call_erased(reducer, std::span<const detail::Arg>(erased, sizeof...(Args)));
+  }
   // Calls a host function of the program.
   template <class R = void, class... Args>
   R invoke(std::string_view function, const Args&... args) {
@@ -213,6 +222,15 @@ class Engine {
   void set(std::string_view global, const T& value) {
     global_erased(global, const_cast<T*>(&value), sizeof(T), true);
   }
+  // `brook run` inside a C++ program (what `brook cc` generates for a .br
+  // `main`): compile_source parses and checks a file of the program without
+  // running anything (throws Error with the diagnostics); run() then runs the
+  // top-level statements not yet run and main(argc, argv) when defined, and
+  // returns the exit status of LANGUAGE.md §1 (main's value, exit()'s
+  // argument, 1 after a runtime error, which is printed, not thrown).
+  void compile_source(std::string_view source, std::string_view name);
+  int run(std::span<const std::string> argv);
+
   // Whether the program declares `name` (a function, kernel or global).
   bool has(std::string_view name) const;
 
@@ -238,6 +256,7 @@ class Engine {
   AnyStream make_stream(std::string_view element_type, std::size_t element_size,
                         std::initializer_list<int64_t> extents);
   void call_erased(std::string_view kernel, std::span<const detail::Arg> args);
+  void reduce_call_erased(std::string_view reducer, std::span<const detail::Arg> args);
   void reduce_erased(std::string_view reducer, const AnyStream& input, void* out, std::size_t size,
                      std::string_view scalar);
   void invoke_erased(std::string_view function, std::span<const detail::Arg> args, void* out,

@@ -1,0 +1,69 @@
+#include "cc/cxx_types.hpp"
+
+#include "lang/ast.hpp"
+
+namespace brook::cc {
+
+namespace {
+
+const char* const kFields[] = {"x", "y", "z", "w"};
+
+// A guard macro name for a type ("struct Particle" → BROOK_CC_TYPE_struct_Particle).
+std::string guard_of(const std::string& name) {
+  std::string g = "BROOK_CC_TYPE_";
+  for (char c : name) g += (c == ' ') ? '_' : c;
+  return g;
+}
+
+}  // namespace
+
+std::string CxxTypes::declare(const Type* t, const std::string& name) {
+  if (!t) return {};
+  std::string space = name.empty() ? "" : " " + name;
+  if (t->is_scalar() && !t->is_void()) return t->name() + space;
+  if (t->is_vector()) {
+    define(t);
+    return t->name() + space;
+  }
+  if (t->is_struct()) {
+    if (!t->decl || t->decl->name.empty() || t->decl->is_union || t->size == 0) return {};
+    for (const ast::FieldDecl& f : t->decl->fields) {
+      if (f.anonymous || declare(f.type, f.name).empty()) return {};
+    }
+    define(t);
+    return t->decl->name + space;
+  }
+  if (t->is_array() && t->count > 0) {
+    std::string inner = declare(t->elem, name + "[" + std::to_string(t->count) + "]");
+    return inner;
+  }
+  return {};
+}
+
+void CxxTypes::define(const Type* t) {
+  if (!defined_.insert(t).second) return;
+  std::string name = t->name();
+  std::string cxx_name = t->is_struct() ? t->decl->name : name;
+  std::string body;
+  if (t->is_vector()) {
+    // Brook's vectors are aligned to their size (a float3 takes 16 bytes).
+    body = "struct alignas(" + std::to_string(t->align) + ") " + cxx_name + " {\n  " +
+           t->elem->name() + " ";
+    for (uint32_t i = 0; i < t->count; ++i) body += std::string(i ? ", " : "") + kFields[i];
+    body += ";\n};\n";
+  } else {
+    std::string fields;
+    for (const ast::FieldDecl& f : t->decl->fields)
+      fields += "  " + declare(f.type, f.name) + ";\n";
+    body =
+        "struct alignas(" + std::to_string(t->align) + ") " + cxx_name + " {\n" + fields + "};\n";
+  }
+  std::string guard = guard_of(name);
+  definitions_ += "#ifndef " + guard + "\n#define " + guard + "\n" + body;
+  definitions_ += "static_assert(sizeof(" + cxx_name + ") == " + std::to_string(t->size) +
+                  ", \"the layout brook gives " + name + "\");\n";
+  definitions_ += "template <>\nstruct brook_cc::element<" + cxx_name +
+                  "> {\n  static constexpr const char* name = \"" + name + "\";\n};\n#endif\n\n";
+}
+
+}  // namespace brook::cc

@@ -1,0 +1,117 @@
+// The support block of every generated header. Identical in every header
+// `brook cc` writes (it is one guarded definition of inline functions, so a
+// program built from several generated files has one engine).
+#include "cc/translate.hpp"
+
+namespace brook::cc {
+
+const char* support_text() {
+  return R"brook_cc(#ifndef BROOK_CC_SUPPORT_1
+#define BROOK_CC_SUPPORT_1
+#include <brook/brook.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace brook_cc {
+
+// A .br file's text, compiled by the engine on first use, with the -D and
+// -I options `brook cc` had (the .br file's own folder among the latter, so
+// its #include "…" files are found from any working directory).
+struct Source {
+  const char* name;
+  const char* text;
+  std::vector<std::string> defines;
+  std::vector<std::string> include_dirs;
+};
+inline std::vector<Source>& pending_sources() {
+  static std::vector<Source> sources;
+  return sources;
+}
+// Each generated .cpp registers its files at static initialisation.
+struct Register {
+  Register(const char* name, const char* text, std::vector<std::string> defines,
+           std::vector<std::string> include_dirs) {
+    pending_sources().push_back({name, text, std::move(defines), std::move(include_dirs)});
+  }
+};
+
+// The one engine of the process, created on first use (after static
+// initialisation has registered every file, whose options it takes): the
+// backend named by $BROOK_BACKEND, else the JIT; compiled kernels are kept in
+// the disk cache, so a second run compiles nothing.
+inline brook::Engine& raw_engine() {
+  static brook::Engine engine([] {
+    brook::Options o;
+    const char* b = std::getenv("BROOK_BACKEND");
+    o.backend = (b && *b) ? brook::Backend::automatic : brook::Backend::jit;
+    for (const Source& s : pending_sources()) {
+      o.defines.insert(o.defines.end(), s.defines.begin(), s.defines.end());
+      o.include_dirs.insert(o.include_dirs.end(), s.include_dirs.begin(), s.include_dirs.end());
+    }
+    return o;
+  }());
+  return engine;
+}
+// The engine with every registered file loaded (top-level statements run).
+inline brook::Engine& engine() {
+  brook::Engine& e = raw_engine();
+  std::vector<Source>& pending = pending_sources();
+  while (!pending.empty()) {
+    Source s = pending.front();
+    pending.erase(pending.begin());
+    e.load_source(s.text, s.name);
+  }
+  return e;
+}
+
+// The C++ main of a .br program that defines main: `brook run` in process.
+// It leaves with _Exit, as brook itself does, so that no static destructor
+// tears LLVM down under OpenCL compiler threads.
+inline int run_main(int argc, char** argv) {
+  int status = 1;
+  try {
+    brook::Engine& e = raw_engine();
+    std::vector<Source>& pending = pending_sources();
+    while (!pending.empty()) {
+      Source s = pending.front();
+      pending.erase(pending.begin());
+      e.compile_source(s.text, s.name);
+    }
+    std::vector<std::string> args(argv, argv + argc);
+    status = e.run(args);
+  } catch (const brook::Error& error) {
+    std::fputs(error.what(), stderr);
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(status);
+}
+
+// Brook's name of a C++ element type; generated headers add their vectors
+// and structs.
+template <class T>
+struct element {
+  static constexpr const char* name = nullptr;
+};
+// A new zeroed stream of T on the process-wide engine (extents slowest first).
+template <class T>
+brook::Stream<T> stream(std::initializer_list<int64_t> extents) {
+  if constexpr (element<T>::name != nullptr) {
+    return engine().stream<T>(element<T>::name, extents);
+  } else {
+    return engine().stream<T>(extents);
+  }
+}
+
+}  // namespace brook_cc
+#endif  // BROOK_CC_SUPPORT_1
+
+)brook_cc";
+}
+
+}  // namespace brook::cc

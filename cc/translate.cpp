@@ -1,0 +1,313 @@
+#include "cc/translate.hpp"
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cc/cxx_types.hpp"
+#include "lang/ast.hpp"
+#include "runtime/engine.hpp"
+
+namespace brook::cc {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A raw string literal holding `text` exactly: the delimiter is one that the
+// text never closes early (`)brook"`, else `)brook1"`, …).
+std::string raw_literal(const std::string& text) {
+  std::string delim = "brook";
+  for (int n = 1; text.find(")" + delim + "\"") != std::string::npos; ++n)
+    delim = "brook" + std::to_string(n);
+  return "R\"" + delim + "(" + text + ")" + delim + "\"";
+}
+
+// A C string literal for a file name.
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string guard_of(const std::string& stem) {
+  std::string g = "BROOK_CC_";
+  for (char c : stem)
+    g += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(c)) : '_';
+  return g + "_H";
+}
+
+// Words C++ reserves that C (and so Brook) does not: a parameter so named
+// gets a trailing '_'; a function so named gets no wrapper.
+bool cxx_only_keyword(const std::string& w) {
+  static const char* const kWords[] = {
+      "alignas",  "alignof",       "and",         "and_eq",    "asm",       "bitand",
+      "bitor",    "catch",         "char8_t",     "char16_t",  "char32_t",  "class",
+      "compl",    "concept",       "consteval",   "constexpr", "constinit", "const_cast",
+      "co_await", "co_return",     "co_yield",    "decltype",  "delete",    "dynamic_cast",
+      "explicit", "export",        "false",       "friend",    "mutable",   "namespace",
+      "new",      "noexcept",      "not",         "not_eq",    "nullptr",   "operator",
+      "or",       "or_eq",         "private",     "protected", "public",    "reinterpret_cast",
+      "requires", "static_assert", "static_cast", "template",  "this",      "thread_local",
+      "throw",    "true",          "try",         "typeid",    "typename",  "using",
+      "virtual",  "wchar_t",       "xor",         "xor_eq"};
+  for (const char* k : kWords)
+    if (w == k) return true;
+  return false;
+}
+
+std::string param_name(const ast::ParamDecl& p) {
+  if (p.name.empty()) return "arg" + std::to_string(p.index);
+  return cxx_only_keyword(p.name) ? p.name + "_" : p.name;
+}
+
+// One callable of the header: its C++ declarations and definitions.
+struct Emitted {
+  std::string declarations;
+  std::string definitions;
+};
+
+bool is_stream_param(const ast::ParamDecl& p) {
+  switch (p.pkind) {
+    case ast::ParamKind::Input:
+    case ast::ParamKind::Iter:
+    case ast::ParamKind::Out:
+    case ast::ParamKind::Gather:
+      return true;
+    default:
+      return false;
+  }
+}
+
+class Generator {
+ public:
+  // A kernel: streams as handles (typed when the element type has a C++
+  // spelling), constants by value.
+  void kernel(const ast::FuncDecl& f) {
+    std::vector<std::string> params;
+    for (const auto& p : f.params) {
+      params.push_back(param(*p, /*reduce_as_value=*/false));
+      if (params.back().empty()) {
+        out_.declarations += "// kernel " + f.name +
+                             ": not callable from C++ in this version: parameter '" + p->name +
+                             "' has no C++ spelling\n";
+        return;
+      }
+    }
+    add(f, "void", params, "brook_cc::engine().call(\"" + f.name + "\"" + arg_list(f) + ");");
+  }
+
+  // A reduction: one overload folding into a host variable (by reference),
+  // one into a stream (block-wise, LANGUAGE.md §7).
+  void reduction(const ast::FuncDecl& f) {
+    for (bool as_value : {true, false}) {
+      std::vector<std::string> params;
+      bool ok = true;
+      for (const auto& p : f.params) {
+        params.push_back(param(*p, as_value));
+        ok = ok && !params.back().empty();
+      }
+      if (!ok) {
+        out_.declarations +=
+            "// reduce " + f.name + ": its target type has no C++ spelling; only the stream form\n";
+        continue;
+      }
+      add(f, "void", params,
+          "brook_cc::engine().reduce_call(\"" + f.name + "\"" + arg_list(f) + ");");
+    }
+  }
+
+  // A host function whose parameters and result C++ can pass by value runs in
+  // brook's host interpreter; others are named in a comment.
+  void host(const ast::FuncDecl& f) {
+    std::string why;
+    std::vector<std::string> params;
+    for (const auto& p : f.params) {
+      std::string d =
+          p->type && !p->type->is_array() ? types_.declare(p->type, param_name(*p)) : "";
+      if (d.empty())
+        why = "parameter '" + p->name + "' has type '" + (p->type ? p->type->name() : "?") + "'";
+      params.push_back(d);
+    }
+    std::string result =
+        f.return_type && f.return_type->is_void() ? "void" : types_.spell(f.return_type);
+    if (result.empty()) why = "it returns '" + (f.return_type ? f.return_type->name() : "?") + "'";
+    if (f.is_variadic) why = "it is variadic";
+    if (!why.empty()) {
+      out_.declarations +=
+          "// " + f.name + "(): not callable from C++ in this version: " + why +
+          " (host functions run in brook's interpreter, whose memory is its own)\n";
+      return;
+    }
+    std::string call = "brook_cc::engine().invoke";
+    if (result != "void") call += "<" + result + ">";
+    call += "(\"" + f.name + "\"" + arg_list(f) + ")";
+    add(f, result, params, (result == "void" ? "" : "return ") + call + ";");
+  }
+
+  void skip(const ast::FuncDecl& f, const std::string& why) {
+    out_.declarations += "// " + f.name + ": not callable from C++: " + why + "\n";
+  }
+
+  CxxTypes& types() { return types_; }
+  const Emitted& emitted() const { return out_; }
+
+ private:
+  std::string param(const ast::ParamDecl& p, bool reduce_as_value) {
+    std::string name = param_name(p);
+    const Type* elem = p.type;
+    while (elem && elem->is_array()) elem = elem->elem;  // a gather's element
+    if (is_stream_param(p) || (p.pkind == ast::ParamKind::Reduce && !reduce_as_value)) {
+      std::string t = types_.spell(elem);
+      return t.empty() ? "const brook::AnyStream& " + name
+                       : "const brook::Stream<" + t + ">& " + name;
+    }
+    if (p.pkind == ast::ParamKind::Reduce) {
+      std::string t = types_.spell(p.type);
+      return t.empty() ? "" : t + "& " + name;
+    }
+    std::string d = types_.declare(p.type, name);
+    return d.empty() || (p.type && p.type->is_array()) ? "" : d;
+  }
+
+  static std::string arg_list(const ast::FuncDecl& f) {
+    std::string out;
+    for (const auto& p : f.params) out += ", " + param_name(*p);
+    return out;
+  }
+
+  void add(const ast::FuncDecl& f, const std::string& result,
+           const std::vector<std::string>& params, const std::string& body) {
+    std::string sig = result + " " + f.name + "(";
+    for (size_t i = 0; i < params.size(); ++i) sig += (i ? ", " : "") + params[i];
+    sig += ")";
+    out_.declarations += sig + ";\n";
+    out_.definitions += sig + " {\n  " + body + "\n}\n\n";
+  }
+
+  CxxTypes types_;
+  Emitted out_;
+};
+
+bool write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) {
+    std::cerr << "brook: cannot write '" << path.string() << "'\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int translate(const Request& request) {
+  if (request.inputs.empty()) {
+    std::cerr << "brook: cc needs at least one .br file (try 'brook cc --help')\n";
+    return 2;
+  }
+  // The front end alone (kernels stay on the interpreter): nothing runs.
+  EngineOptions options;
+  options.backend = "interp";
+  options.preprocess = request.preprocess;
+  options.color = request.color;
+  options.error_limit = request.error_limit;
+  Engine engine(options);
+  std::vector<std::string> texts;
+  bool ok = true;
+  for (const std::string& input : request.inputs) {
+    std::ifstream in(input, std::ios::binary);
+    if (!in || fs::is_directory(input)) {
+      std::cerr << "brook: cannot open '" << input << "'\n";
+      return 2;
+    }
+    texts.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    ok = engine.compile_source(input, texts.back()) && ok;
+  }
+  if (!ok) return 1;
+
+  Generator gen;
+  bool has_main = false;
+  bool has_statements = false;  // top-level statements `brook run` would run
+  for (const auto& program : engine.front_end().programs()) {
+    for (const ast::StmtPtr& item : program->items) {
+      const auto* ds = item->as<ast::DeclStmt>();
+      if (!ds) {
+        has_statements = true;
+        continue;
+      }
+      for (const ast::DeclPtr& d : ds->decls) {
+        const auto* f = d->as<ast::FuncDecl>();
+        if (!f || !f->body || f->name.empty() || f->name[0] == '<') continue;
+        if (cxx_only_keyword(f->name)) {
+          gen.skip(*f, "its name is a C++ keyword");
+        } else if (f->fkind == ast::FuncKind::Kernel) {
+          gen.kernel(*f);
+        } else if (f->fkind == ast::FuncKind::Reduce) {
+          gen.reduction(*f);
+        } else if (f->name == "main") {
+          has_main = true;
+        } else {
+          gen.host(*f);
+        }
+      }
+    }
+  }
+
+  fs::path base =
+      request.output.empty() ? fs::path(request.inputs[0]).stem() : fs::path(request.output);
+  std::string stem = base.filename().string();
+  std::string sources;
+  for (const std::string& s : request.inputs) sources += " " + s;
+  std::string banner = "// Generated by `brook cc` from" + sources + "; do not edit.\n";
+
+  std::string header =
+      banner + "#ifndef " + guard_of(stem) + "\n#define " + guard_of(stem) + "\n\n";
+  header += support_text();
+  header += gen.types().definitions();
+  header += gen.emitted().declarations;
+  header += "\n#endif\n";
+
+  std::string source = banner + "#include \"" + stem + ".h\"\n\nnamespace {\n\n";
+  std::string defines;
+  for (const std::string& d : request.preprocess.defines)
+    defines += (defines.empty() ? "" : ", ") + quoted(d);
+  for (size_t i = 0; i < texts.size(); ++i) {
+    std::string id = std::to_string(i);
+    source += "const char kSource" + id + "[] = " + raw_literal(texts[i]) + ";\n";
+    std::string dirs = quoted(fs::absolute(request.inputs[i]).parent_path().string());
+    for (const std::string& d : request.preprocess.include_dirs)
+      dirs += ", " + quoted(fs::absolute(d).string());
+    source += "const brook_cc::Register kRegister" + id + "(" + quoted(request.inputs[i]) +
+              ", kSource" + id + ", {" + defines + "}, {" + dirs + "});\n\n";
+  }
+  source += "}  // namespace\n\n" + gen.emitted().definitions;
+  if (has_main) {
+    source +=
+        "// The .br program's main, as `brook run` runs it.\n"
+        "int main(int argc, char** argv) { return brook_cc::run_main(argc, argv); }\n";
+  } else if (has_statements) {
+    // Top-level statements alone make a program for `brook run`; here too,
+    // unless the C++ program has its own main (then they run on first use
+    // of the engine), so this main is weak.
+    source +=
+        "// The .br file's top-level statements as a program, unless C++ defines main.\n"
+        "__attribute__((weak)) int main(int argc, char** argv) { return brook_cc::run_main(argc, "
+        "argv); }\n";
+  }
+
+  std::error_code ec;
+  if (base.has_parent_path()) fs::create_directories(base.parent_path(), ec);
+  fs::path h = base, cpp = base;
+  h += ".h";
+  cpp += ".cpp";
+  if (!write_file(h, header) || !write_file(cpp, source)) return 2;
+  return 0;
+}
+
+}  // namespace brook::cc

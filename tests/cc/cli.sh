@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# cli.sh BROOK CXX INCLUDE_DIR LIB_DIR BACKEND: what `brook cc` promises on
+# its command line (spec/CLI.md): a file with errors gives `brook check`'s
+# diagnostics, exit 1 and no output files; -o DIR/NAME writes DIR/NAME.h and
+# DIR/NAME.cpp; several files make one program whose .br main gets argc and
+# whose exit status is the program's; a second run compiles nothing (the
+# disk cache); -I and -D options reach the program.
+set -u
+brook=$1 cxx=$2 include=$3 libdir=$4 backend=$5
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "cli.sh: $*"; exit 1; }
+cd "$here/programs" || exit 2
+
+"$brook" check bad.br 2>"$tmp/check.err"
+"$brook" cc -o "$tmp/bad/bad" bad.br 2>"$tmp/cc.err"; status=$?
+[ $status -eq 1 ] || fail "brook cc of a file with errors exited $status, not 1"
+diff -u "$tmp/check.err" "$tmp/cc.err" || fail "brook cc's diagnostics differ from brook check's"
+[ ! -e "$tmp/bad" ] || fail "brook cc wrote output for a file with errors"
+
+"$brook" cc -o "$tmp/gen/both" kern.br prog.br || fail "brook cc failed"
+[ -f "$tmp/gen/both.h" ] && [ -f "$tmp/gen/both.cpp" ] || fail "-o gen/both did not write gen/both.h and gen/both.cpp"
+grep -q '^float offset(float x);' "$tmp/gen/both.h" || fail "no C++ declaration of the host function offset"
+grep -q '^void twice(const brook::Stream<float>& a, const brook::Stream<float>& b);' "$tmp/gen/both.h" ||
+  fail "no C++ declaration of the kernel twice"
+"$cxx" -std=c++20 -O0 -I "$include" "$tmp/gen/both.cpp" -o "$tmp/both" -L "$libdir" -lbrook -Wl,-rpath,"$libdir" ||
+  fail "the generated C++ does not compile"
+
+# -I and -D reach the program, which finds its includes from any folder.
+"$brook" cc -I inc -DOFF=1 -o "$tmp/gen/incl" incl.br || fail "brook cc -I -D failed"
+"$cxx" -std=c++20 -O0 -I "$include" "$tmp/gen/incl.cpp" -o "$tmp/incl" -L "$libdir" -lbrook -Wl,-rpath,"$libdir" ||
+  fail "the generated C++ of incl.br does not compile"
+out=$(cd "$tmp" && BROOK_BACKEND=$backend XDG_CACHE_HOME="$tmp/cache-incl" ./incl)
+[ "$out" = "4.00 7.00 " ] || fail "incl.br printed: $out"
+
+# Structs, vectors, a gather, a keyword-named constant, a float4 reduction.
+"$brook" cc -o "$tmp/gen/types" types.br || fail "brook cc types.br failed"
+grep -q "^// first(): not callable from C++" "$tmp/gen/types.h" || fail "no note that first() takes a pointer"
+"$cxx" -std=c++20 -O0 -Wall -Wextra -Werror -I "$tmp/gen" -I "$include" types_main.cpp "$tmp/gen/types.cpp" \
+  -o "$tmp/types" -L "$libdir" -lbrook -Wl,-rpath,"$libdir" || fail "types_main.cpp does not build"
+out=$(BROOK_BACKEND=$backend XDG_CACHE_HOME="$tmp/cache-types" "$tmp/types")
+[ "$out" = $'131 161 191 221\n110.5 120.5 130.5 140.5\n241.5 281.5 321.5 361.5' ] || fail "types_main printed: $out"
+
+export XDG_CACHE_HOME="$tmp/cache" BROOK_BACKEND=$backend
+expected=$'2.00 4.00 6.00 8.00 \n3 101.0'
+for run in 1 2; do
+  out=$("$tmp/both" one two); status=$?
+  [ $status -eq 3 ] || fail "run $run: exit status $status, not main's 3"
+  [ "$out" = "$expected" ] || fail "run $run printed: $out"
+  find "$tmp/cache" -type f -printf '%p %T@\n' 2>/dev/null | sort >"$tmp/cache.$run"
+done
+[ -s "$tmp/cache.1" ] || fail "the first run left nothing in the disk cache"
+diff -u "$tmp/cache.1" "$tmp/cache.2" || fail "the second run compiled again"
+echo OK

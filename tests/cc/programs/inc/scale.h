@@ -1,0 +1,2 @@
+// Included by incl.br through -I (tests/cc/cli.sh).
+#define SCALE 3.0f
