@@ -34,6 +34,15 @@ float brook_cr_coshf(float x) {
 float brook_cr_tanhf(float x) {
   return brook::stdlib::cr::brook_tanhf(x);
 }
+float brook_cr_atanf(float x) {
+  return brook::stdlib::cr::brook_atanf(x);
+}
+float brook_cr_asinf(float x) {
+  return brook::stdlib::cr::brook_asinf(x);
+}
+float brook_cr_acosf(float x) {
+  return brook::stdlib::cr::brook_acosf(x);
+}
 }
 
 namespace brook::stdlib {
@@ -55,6 +64,9 @@ constexpr std::array kEntries{
     Entry{Builtin::sinh, "brook_cr_sinhf", "brook_sinhf", brook_cr_sinhf},
     Entry{Builtin::cosh, "brook_cr_coshf", "brook_coshf", brook_cr_coshf},
     Entry{Builtin::tanh, "brook_cr_tanhf", "brook_tanhf", brook_cr_tanhf},
+    Entry{Builtin::atan, "brook_cr_atanf", "brook_atanf", brook_cr_atanf},
+    Entry{Builtin::asin, "brook_cr_asinf", "brook_asinf", brook_cr_asinf},
+    Entry{Builtin::acos, "brook_cr_acosf", "brook_acosf", brook_cr_acosf},
 };
 
 const Entry* find(Builtin id) {
