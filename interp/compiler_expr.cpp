@@ -506,7 +506,7 @@ NodePtr Compiler::math_builtin(const CallExpr& e) {
     types.push_back(a->type);
   }
   NodePtr n = make_math(static_cast<stdlib::Builtin>(e.builtin), std::move(args), std::move(types),
-                        e.type, e.loc);
+                        e.type, e.loc, kernel_ != nullptr);
   if (!n) return make_fail(e.loc, "'" + e.callee + "' is not supported for these arguments");
   return n;
 }

@@ -2,6 +2,7 @@
 
 #include <span>
 
+#include "stdlib/brook_math.hpp"
 #include "stdlib/reference.hpp"
 
 namespace brook::interp {
@@ -55,6 +56,17 @@ struct Componentwise : MathBase {
     Vec v[3];
     gather(m, v);
     for (uint32_t i = 0; i < n; ++i) out.c[i] = put<R>(static_cast<R>(component<T>(id, v, args.size(), i)));
+  }
+};
+
+// A kernel's float transcendental: stdlib/brook_math.h, per component.
+struct KernelMath : MathBase {
+  stdlib::BrookMathFn fn = nullptr;
+  Scalar eval(Machine& m) override { return put<float>(fn(get<float>(args[0]->eval(m)))); }
+  void eval_vec(Machine& m, Vec& out) override {
+    Vec v[3];
+    gather(m, v);
+    for (uint32_t i = 0; i < n; ++i) out.c[i] = put<float>(fn(get<float>(v[0].c[i])));
   }
 };
 
@@ -115,7 +127,7 @@ NodePtr with_math_type(TypeKind k, Fn&& f) {
 }  // namespace
 
 NodePtr make_math(Builtin id, std::vector<NodePtr> args, std::vector<const Type*> arg_types,
-                  const Type* result, SourceLoc loc) {
+                  const Type* result, SourceLoc loc, bool in_kernel) {
   if (args.empty()) return nullptr;
   const Type* first = arg_types[0];
   TypeKind ck = first->scalar_of()->kind;
@@ -125,7 +137,15 @@ NodePtr make_math(Builtin id, std::vector<NodePtr> args, std::vector<const Type*
   bool vector_fn = id == Builtin::dot || id == Builtin::length || id == Builtin::distance ||
                    id == Builtin::any || id == Builtin::all || id == Builtin::cross ||
                    id == Builtin::normalize || id == Builtin::reflect;
-  if (vector_fn) {
+  stdlib::BrookMathFn own = in_kernel && ck == TypeKind::Float && args.size() == 1 &&
+                                    result->scalar_of()->kind == TypeKind::Float
+                                ? stdlib::brook_math_fn(id)
+                                : nullptr;
+  if (own) {
+    auto k = std::make_unique<KernelMath>();
+    k->fn = own;
+    node = std::move(k);
+  } else if (vector_fn) {
     node = with_math_type(ck, [&]<class T>(Tag<T>) -> NodePtr {
       if constexpr (std::is_floating_point_v<T>) {
         return std::make_unique<VectorFn<T>>();

@@ -5,6 +5,7 @@
 
 #include "jit/abi.hpp"
 #include "jit/codegen_impl.hpp"
+#include "stdlib/brook_math.hpp"
 
 namespace brook::jit {
 
@@ -104,6 +105,20 @@ Value* Codegen::component_builtin(Builtin id, std::vector<Value*> a, const Type*
     case Builtin::ctz:
       return b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, a[0], b.getInt1(false));
     default: break;
+  }
+  // Float transcendentals are the project's own (stdlib/brook_math.h, the
+  // interpreter's and OpenCL's bits), one scalar call per lane for now;
+  // fp_relaxed keeps libm's, which the loop vectoriser may turn into libmvec's.
+  if (s->kind == TypeKind::Float && !relaxed) {
+    std::string_view own = stdlib::brook_math_symbol(id);
+    if (!own.empty()) {
+      Value* r = libm(own, a, t);
+      if (llvm::Function* f = mod.getFunction(own)) {
+        f->setDoesNotAccessMemory();  // pure: LLVM may hoist and merge calls
+        f->setWillReturn();
+      }
+      return r;
+    }
   }
   const auto& info = stdlib::builtin_info(id);
   std::string_view name = s->kind == TypeKind::Float ? info.c_float_name : info.c_double_name;

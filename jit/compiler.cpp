@@ -43,6 +43,8 @@
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/TargetParser/Host.h>
 
+#include "stdlib/brook_math.hpp"
+
 namespace brook::jit {
 
 extern "C" int brook_jit_printf(void* launch, const char* format, const void* args, int64_t n,
@@ -368,6 +370,10 @@ JitCompiler::JitCompiler(const JitTuning& tuning, std::string cache_dir)
                                         llvm::JITSymbolFlags::Exported};
   hooks[es.intern("brook_jit_sync")] = {llvm::orc::ExecutorAddr::fromPtr(&brook_jit_sync),
                                         llvm::JITSymbolFlags::Exported};
+  // The project's float math (stdlib/brook_math.h), which kernels call by name.
+  for (const stdlib::BrookMathSymbol& m : stdlib::brook_math_symbols())
+    hooks[es.intern(m.name)] = {llvm::orc::ExecutorAddr::fromPtr(m.fn),
+                                llvm::JITSymbolFlags::Exported};
   if (auto e = impl_->jit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(hooks)))) {
     fail(std::move(e), "defining runtime hooks");
   }

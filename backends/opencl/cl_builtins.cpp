@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "backends/opencl/cl_printer.hpp"
+#include "stdlib/brook_math.hpp"
 #include "stdlib/builtins.hpp"
 
 namespace brook::opencl {
@@ -203,6 +204,16 @@ std::string ClPrinter::builtin(const CallExpr& e) {
       return call(name);
     }
     default: break;
+  }
+  // Float transcendentals: the project's own definitions (stdlib/brook_math.h,
+  // pasted in whole), not the device library, so every backend prints the
+  // same bits. They compute in double: the program enables cl_khr_fp64.
+  std::string_view own = stdlib::brook_math_opencl_name(id);
+  if (!own.empty() && s0->kind == TypeKind::Float && args.size() == 1) {
+    m_.uses_double = true;
+    m_.helper("brook_math_h", [] { return std::string(stdlib::brook_math_source()); });
+    return call(
+        componentwise(std::string(info.name), r, types, "return " + std::string(own) + "(a);"));
   }
   if (!info.opencl_name.empty() && info.where != stdlib::Where::host) {
     if (s0->kind == TypeKind::Double) m_.uses_double = true;

@@ -1,0 +1,110 @@
+// brook_math.h compiled as C++ (this file is built with -ffp-contract=off, so
+// its double arithmetic is the same bits as the OpenCL copy's), with the
+// extern "C" entry points the JIT calls per element.
+#include "stdlib/brook_math.hpp"
+
+#include <array>
+
+namespace brook::stdlib::cr {
+#include "stdlib/brook_math.h"
+}  // namespace brook::stdlib::cr
+
+extern "C" {
+float brook_cr_expf(float x) {
+  return brook::stdlib::cr::brook_expf(x);
+}
+float brook_cr_exp2f(float x) {
+  return brook::stdlib::cr::brook_exp2f(x);
+}
+float brook_cr_logf(float x) {
+  return brook::stdlib::cr::brook_logf(x);
+}
+float brook_cr_log2f(float x) {
+  return brook::stdlib::cr::brook_log2f(x);
+}
+float brook_cr_log10f(float x) {
+  return brook::stdlib::cr::brook_log10f(x);
+}
+float brook_cr_sinhf(float x) {
+  return brook::stdlib::cr::brook_sinhf(x);
+}
+float brook_cr_coshf(float x) {
+  return brook::stdlib::cr::brook_coshf(x);
+}
+float brook_cr_tanhf(float x) {
+  return brook::stdlib::cr::brook_tanhf(x);
+}
+float brook_cr_atanf(float x) {
+  return brook::stdlib::cr::brook_atanf(x);
+}
+float brook_cr_asinf(float x) {
+  return brook::stdlib::cr::brook_asinf(x);
+}
+float brook_cr_acosf(float x) {
+  return brook::stdlib::cr::brook_acosf(x);
+}
+}
+
+namespace brook::stdlib {
+namespace {
+
+struct Entry {
+  Builtin id;
+  std::string_view symbol;  // the JIT's extern "C" name
+  std::string_view opencl;  // brook_math.h's own name
+  float (*fn)(float);
+};
+// The functions brook_math.h defines so far; the rest of §10 still uses libm.
+constexpr std::array kEntries{
+    Entry{Builtin::exp, "brook_cr_expf", "brook_expf", brook_cr_expf},
+    Entry{Builtin::exp2, "brook_cr_exp2f", "brook_exp2f", brook_cr_exp2f},
+    Entry{Builtin::log, "brook_cr_logf", "brook_logf", brook_cr_logf},
+    Entry{Builtin::log2, "brook_cr_log2f", "brook_log2f", brook_cr_log2f},
+    Entry{Builtin::log10, "brook_cr_log10f", "brook_log10f", brook_cr_log10f},
+    Entry{Builtin::sinh, "brook_cr_sinhf", "brook_sinhf", brook_cr_sinhf},
+    Entry{Builtin::cosh, "brook_cr_coshf", "brook_coshf", brook_cr_coshf},
+    Entry{Builtin::tanh, "brook_cr_tanhf", "brook_tanhf", brook_cr_tanhf},
+    Entry{Builtin::atan, "brook_cr_atanf", "brook_atanf", brook_cr_atanf},
+    Entry{Builtin::asin, "brook_cr_asinf", "brook_asinf", brook_cr_asinf},
+    Entry{Builtin::acos, "brook_cr_acosf", "brook_acosf", brook_cr_acosf},
+};
+
+const Entry* find(Builtin id) {
+  for (const Entry& e : kEntries)
+    if (e.id == id) return &e;
+  return nullptr;
+}
+
+constexpr auto kSymbols = [] {
+  std::array<BrookMathSymbol, kEntries.size()> out{};
+  for (std::size_t i = 0; i < kEntries.size(); ++i) out[i] = {kEntries[i].symbol, kEntries[i].fn};
+  return out;
+}();
+
+}  // namespace
+
+BrookMathFn brook_math_fn(Builtin id) {
+  const Entry* e = find(id);
+  return e ? e->fn : nullptr;
+}
+
+float brook_math_f32(Builtin id, float x) {
+  const Entry* e = find(id);
+  return e ? e->fn(x) : __builtin_bit_cast(float, 0x7fc00000u);
+}
+
+std::string_view brook_math_symbol(Builtin id) {
+  const Entry* e = find(id);
+  return e ? e->symbol : std::string_view{};
+}
+
+std::span<const BrookMathSymbol> brook_math_symbols() {
+  return kSymbols;
+}
+
+std::string_view brook_math_opencl_name(Builtin id) {
+  const Entry* e = find(id);
+  return e ? e->opencl : std::string_view{};
+}
+
+}  // namespace brook::stdlib

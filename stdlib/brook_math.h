@@ -1,0 +1,554 @@
+// The project's own float math (LANGUAGE.md §10), written ONCE in the common
+// subset of C++ and OpenCL C: the interpreter and the JIT call these functions
+// (stdlib/brook_math.cpp compiles this file as C++), and the OpenCL printer
+// pastes this very text into every program that calls one of them, so PoCL's
+// or a GPU driver's library is never used for them. Every function returns the
+// correctly rounded float (checked over all 2^32 inputs by tests/math/
+// check_math, see stdlib/MATH.md); a NaN result is always 0x7fc00000.
+//
+// Technique: the float argument is reduced and a polynomial is evaluated in
+// double (cl_khr_fp64 on OpenCL), whose error (below 2^-50 relative) is far
+// smaller than a float's half ulp; the few inputs whose exact result lies
+// closer than that to a rounding boundary were found by the exhaustive check
+// and are answered from the small tables of "hard cases" (exact results from
+// MPFR). Strict IEEE double arithmetic only: no fma, no contraction (the C++
+// side is compiled with -ffp-contract=off, the OpenCL program has
+// FP_CONTRACT OFF), so the double intermediates are the same bits everywhere.
+//
+// Tables: tests/math/gen_tables.py prints them (mpmath at 200 bits).
+// This file includes nothing; it must stay valid OpenCL C 1.2 and C++20.
+#ifdef __OPENCL_VERSION__
+typedef uint brook_m_u32;
+typedef int brook_m_i32;
+typedef ulong brook_m_u64;
+#define BROOK_M_F2U(x) as_uint(x)
+#define BROOK_M_U2F(x) as_float(x)
+#define BROOK_M_U2D(x) as_double(x)
+#define BROOK_M_D2U(x) as_ulong(x)
+#define BROOK_M_TABLE __constant
+#define BROOK_M_SQRT(x) sqrt(x)
+#else
+typedef unsigned int brook_m_u32;
+typedef int brook_m_i32;
+typedef unsigned long long brook_m_u64;
+#define BROOK_M_F2U(x) __builtin_bit_cast(brook_m_u32, (float)(x))
+#define BROOK_M_U2F(x) __builtin_bit_cast(float, (brook_m_u32)(x))
+#define BROOK_M_U2D(x) __builtin_bit_cast(double, (brook_m_u64)(x))
+#define BROOK_M_D2U(x) __builtin_bit_cast(brook_m_u64, (double)(x))
+#define BROOK_M_TABLE static const
+#define BROOK_M_SQRT(x) __builtin_sqrt(x)
+#endif
+#define BROOK_M_FN static inline
+#define BROOK_M_NAN BROOK_M_U2F(0x7fc00000u)
+#define BROOK_M_INF BROOK_M_U2F(0x7f800000u)
+
+// 2^(j/64), j = 0..63.
+BROOK_M_TABLE double brook_m_exp2_64[64] = {
+    0x1.0000000000000p+0, 0x1.02c9a3e778061p+0, 0x1.059b0d3158574p+0, 0x1.0874518759bc8p+0,
+    0x1.0b5586cf9890fp+0, 0x1.0e3ec32d3d1a2p+0, 0x1.11301d0125b51p+0, 0x1.1429aaea92de0p+0,
+    0x1.172b83c7d517bp+0, 0x1.1a35beb6fcb75p+0, 0x1.1d4873168b9aap+0, 0x1.2063b88628cd6p+0,
+    0x1.2387a6e756238p+0, 0x1.26b4565e27cddp+0, 0x1.29e9df51fdee1p+0, 0x1.2d285a6e4030bp+0,
+    0x1.306fe0a31b715p+0, 0x1.33c08b26416ffp+0, 0x1.371a7373aa9cbp+0, 0x1.3a7db34e59ff7p+0,
+    0x1.3dea64c123422p+0, 0x1.4160a21f72e2ap+0, 0x1.44e086061892dp+0, 0x1.486a2b5c13cd0p+0,
+    0x1.4bfdad5362a27p+0, 0x1.4f9b2769d2ca7p+0, 0x1.5342b569d4f82p+0, 0x1.56f4736b527dap+0,
+    0x1.5ab07dd485429p+0, 0x1.5e76f15ad2148p+0, 0x1.6247eb03a5585p+0, 0x1.6623882552225p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.6dfb23c651a2fp+0, 0x1.71f75e8ec5f74p+0, 0x1.75feb564267c9p+0,
+    0x1.7a11473eb0187p+0, 0x1.7e2f336cf4e62p+0, 0x1.82589994cce13p+0, 0x1.868d99b4492edp+0,
+    0x1.8ace5422aa0dbp+0, 0x1.8f1ae99157736p+0, 0x1.93737b0cdc5e5p+0, 0x1.97d829fde4e50p+0,
+    0x1.9c49182a3f090p+0, 0x1.a0c667b5de565p+0, 0x1.a5503b23e255dp+0, 0x1.a9e6b5579fdbfp+0,
+    0x1.ae89f995ad3adp+0, 0x1.b33a2b84f15fbp+0, 0x1.b7f76f2fb5e47p+0, 0x1.bcc1e904bc1d2p+0,
+    0x1.c199bdd85529cp+0, 0x1.c67f12e57d14bp+0, 0x1.cb720dcef9069p+0, 0x1.d072d4a07897cp+0,
+    0x1.d5818dcfba487p+0, 0x1.da9e603db3285p+0, 0x1.dfc97337b9b5fp+0, 0x1.e502ee78b3ff6p+0,
+    0x1.ea4afa2a490dap+0, 0x1.efa1bee615a27p+0, 0x1.f50765b6e4540p+0, 0x1.fa7c1819e90d8p+0};
+
+// exp(r) - 1 for |r| <= ln2/128 (Taylor to r^6; its error is below 2^-65).
+BROOK_M_FN double brook_m_expm1_small(double r) {
+  return r + r * r *
+                 (0x1.0000000000000p-1 +
+                  r * (0x1.5555555555555p-3 +
+                       r * (0x1.5555555555555p-5 +
+                            r * (0x1.1111111111111p-7 + r * 0x1.6c16c16c16c17p-10))));
+}
+
+// 2^(k/64) * exp(r) in double, for -151*64 <= k <= 131*64.
+BROOK_M_FN double brook_m_exp_finish(brook_m_i32 k, double r) {
+  brook_m_i32 j = k & 63;
+  brook_m_i32 e = (k - j) / 64;  // exact: k - j is a multiple of 64 (no signed shift)
+  double tj = brook_m_exp2_64[j];
+  double y = tj + tj * brook_m_expm1_small(r);
+  return y * BROOK_M_U2D((brook_m_u64)(e + 1023) << 52);
+}
+
+// k = nearest integer to t (|t| < 2^31), through the 1.5 * 2^52 trick.
+BROOK_M_FN brook_m_i32 brook_m_round_int(double t, double* kd) {
+  double s = t + 0x1.8p52;
+  *kd = s - 0x1.8p52;
+  return (brook_m_i32)(brook_m_u32)BROOK_M_D2U(s);
+}
+
+// exp(x) in double for a float -110 < x < 95 (rounded once by the caller).
+BROOK_M_FN double brook_m_exp_d(float x) {
+  double kd;
+  brook_m_i32 k = brook_m_round_int((double)x * 0x1.71547652b82fep+6, &kd);
+  // Cody-Waite: k * hi is exact (hi has 38 bits) and so is the subtraction.
+  double r = ((double)x - kd * 0x1.62e42fefa0000p-7) - kd * 0x1.cf79abc9e3b3ap-46;
+  return brook_m_exp_finish(k, r);
+}
+
+BROOK_M_FN float brook_expf(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
+  if (x > 89.0f) return BROOK_M_INF;
+  if (x < -104.0f) return 0.0f;
+  return (float)brook_m_exp_d(x);
+}
+
+BROOK_M_FN float brook_exp2f(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
+  if (x >= 128.0f) return BROOK_M_INF;
+  if (x < -151.0f) return 0.0f;
+  // Hard cases (tests/math/check_math, exact results from MPFR).
+  if (ix == 0x3b429d37u) return BROOK_M_U2F(0x3f804385u);
+  if (ix == 0xbcf3a937u) return BROOK_M_U2F(0x3f7ac6b1u);
+  double kd;
+  brook_m_i32 k = brook_m_round_int((double)x * 64.0, &kd);
+  double r = ((double)x - kd * 0x1p-6) * 0x1.62e42fefa39efp-1;  // the subtraction is exact
+  return (float)brook_m_exp_finish(k, r);
+}
+
+// log: x = 2^e * z with z in [0x3f330000, 2 * 0x3f330000) as bits (about
+// [0.7, 1.4)), split into 128 subintervals; invc ~ 1/z there, a float, so
+// z * invc - 1 is exact in double; beside 1 invc is 1 (no cancellation).
+BROOK_M_TABLE double brook_m_log_invc[128] = {
+    0x1.6d1a620000000p+0, 0x1.6b14900000000p+0, 0x1.6914740000000p+0, 0x1.6719f40000000p+0,
+    0x1.6524f80000000p+0, 0x1.63356c0000000p+0, 0x1.614b360000000p+0, 0x1.5f66440000000p+0,
+    0x1.5d867c0000000p+0, 0x1.5babcc0000000p+0, 0x1.59d6200000000p+0, 0x1.5805600000000p+0,
+    0x1.56397c0000000p+0, 0x1.54725e0000000p+0, 0x1.52aff60000000p+0, 0x1.50f22e0000000p+0,
+    0x1.4f38f60000000p+0, 0x1.4d843c0000000p+0, 0x1.4bd3ee0000000p+0, 0x1.4a27fa0000000p+0,
+    0x1.4880520000000p+0, 0x1.46dce40000000p+0, 0x1.453d9e0000000p+0, 0x1.43a2740000000p+0,
+    0x1.420b520000000p+0, 0x1.40782e0000000p+0, 0x1.3ee8f40000000p+0, 0x1.3d5d9a0000000p+0,
+    0x1.3bd60e0000000p+0, 0x1.3a52440000000p+0, 0x1.38d22e0000000p+0, 0x1.3755be0000000p+0,
+    0x1.35dce60000000p+0, 0x1.34679a0000000p+0, 0x1.32f5ce0000000p+0, 0x1.3187760000000p+0,
+    0x1.301c820000000p+0, 0x1.2eb4ea0000000p+0, 0x1.2d50a00000000p+0, 0x1.2bef980000000p+0,
+    0x1.2a91ca0000000p+0, 0x1.2937260000000p+0, 0x1.27dfa40000000p+0, 0x1.268b380000000p+0,
+    0x1.2539d80000000p+0, 0x1.23eb7a0000000p+0, 0x1.22a0120000000p+0, 0x1.2157980000000p+0,
+    0x1.2012020000000p+0, 0x1.1ecf440000000p+0, 0x1.1d8f560000000p+0, 0x1.1c52300000000p+0,
+    0x1.1b17c60000000p+0, 0x1.19e0120000000p+0, 0x1.18ab080000000p+0, 0x1.1778a20000000p+0,
+    0x1.1648d60000000p+0, 0x1.151b9a0000000p+0, 0x1.13f0e80000000p+0, 0x1.12c8b80000000p+0,
+    0x1.11a3020000000p+0, 0x1.107fbc0000000p+0, 0x1.0f5ee00000000p+0, 0x1.0e40660000000p+0,
+    0x1.0d24460000000p+0, 0x1.0c0a780000000p+0, 0x1.0af2f80000000p+0, 0x1.09ddba0000000p+0,
+    0x1.08cabc0000000p+0, 0x1.07b9f20000000p+0, 0x1.06ab5a0000000p+0, 0x1.059eea0000000p+0,
+    0x1.04949c0000000p+0, 0x1.038c6c0000000p+0, 0x1.0286500000000p+0, 0x1.0182440000000p+0,
+    0x1.0000000000000p+0, 0x1.0000000000000p+0, 0x1.fa11ca0000000p-1, 0x1.f6310a0000000p-1,
+    0x1.f25f640000000p-1, 0x1.ee9c800000000p-1, 0x1.eae8080000000p-1, 0x1.e741aa0000000p-1,
+    0x1.e3a9180000000p-1, 0x1.e01e020000000p-1, 0x1.dca01e0000000p-1, 0x1.d92f220000000p-1,
+    0x1.d5cac80000000p-1, 0x1.d272ca0000000p-1, 0x1.cf26e60000000p-1, 0x1.cbe6da0000000p-1,
+    0x1.c8b2660000000p-1, 0x1.c5894e0000000p-1, 0x1.c26b540000000p-1, 0x1.bf583e0000000p-1,
+    0x1.bc4fd60000000p-1, 0x1.b951e20000000p-1, 0x1.b65e2e0000000p-1, 0x1.b374840000000p-1,
+    0x1.b094b40000000p-1, 0x1.adbe880000000p-1, 0x1.aaf1d20000000p-1, 0x1.a82e660000000p-1,
+    0x1.a574100000000p-1, 0x1.a2c2a80000000p-1, 0x1.a01a020000000p-1, 0x1.9d79f20000000p-1,
+    0x1.9ae24e0000000p-1, 0x1.9852f00000000p-1, 0x1.95cbb00000000p-1, 0x1.934c680000000p-1,
+    0x1.90d4f20000000p-1, 0x1.8e65280000000p-1, 0x1.8bfce80000000p-1, 0x1.899c100000000p-1,
+    0x1.87427c0000000p-1, 0x1.84f00c0000000p-1, 0x1.82a4a00000000p-1, 0x1.8060180000000p-1,
+    0x1.7e22560000000p-1, 0x1.7beb3a0000000p-1, 0x1.79baa60000000p-1, 0x1.7790820000000p-1,
+    0x1.756cac0000000p-1, 0x1.734f0c0000000p-1, 0x1.7137860000000p-1, 0x1.6f26020000000p-1};
+// -log(invc).
+BROOK_M_TABLE double brook_m_log_logc[128] = {-0x1.6b85b3abfa3fap-2,
+                                              -0x1.65d556f4ce004p-2,
+                                              -0x1.602d09a7091eap-2,
+                                              -0x1.5a8caf83edf9bp-2,
+                                              -0x1.54f430c7be1a7p-2,
+                                              -0x1.4f638013a980cp-2,
+                                              -0x1.49da7dbfcc41ap-2,
+                                              -0x1.4459202d39f3fp-2,
+                                              -0x1.3edf45841683dp-2,
+                                              -0x1.396ce231bbf51p-2,
+                                              -0x1.3401e3eaecb92p-2,
+                                              -0x1.2e9e2b8e12286p-2,
+                                              -0x1.2941b0b986b7ap-2,
+                                              -0x1.23ec584deba46p-2,
+                                              -0x1.1e9e183c899eep-2,
+                                              -0x1.1956d385bc2fap-2,
+                                              -0x1.14167e6767782p-2,
+                                              -0x1.0edd064378081p-2,
+                                              -0x1.09aa57a26c6d4p-2,
+                                              -0x1.047e5e31e83aap-2,
+                                              -0x1.feb22276a07ccp-3,
+                                              -0x1.f474b5c4df214p-3,
+                                              -0x1.ea4448d84aaf3p-3,
+                                              -0x1.e020d27235a90p-3,
+                                              -0x1.d60a15710350ep-3,
+                                              -0x1.cc001295b3c2fp-3,
+                                              -0x1.c20289a17f9b3p-3,
+                                              -0x1.b81178d3823b1p-3,
+                                              -0x1.ae2ca9be72bcdp-3,
+                                              -0x1.a4540b3e6aafcp-3,
+                                              -0x1.9a877e06baa1ep-3,
+                                              -0x1.90c6e177cbcb7p-3,
+                                              -0x1.8712139d0e994p-3,
+                                              -0x1.7d68fe72f5ab3p-3,
+                                              -0x1.73cb8adcfd12dp-3,
+                                              -0x1.6a39a0a3bd37bp-3,
+                                              -0x1.60b30b8309461p-3,
+                                              -0x1.5737cbb818cddp-3,
+                                              -0x1.4dc7b817bc1c7p-3,
+                                              -0x1.4462b3bc9b3b6p-3,
+                                              -0x1.3b08bc0d7f28ap-3,
+                                              -0x1.31b996aba4f81p-3,
+                                              -0x1.28753ef11ab9ap-3,
+                                              -0x1.1f3b93bf25d3fp-3,
+                                              -0x1.160c80c4b27b0p-3,
+                                              -0x1.0ce7f0c4cc27dp-3,
+                                              -0x1.03cdbf7d1ec0cp-3,
+                                              -0x1.f57bc799005dbp-4,
+                                              -0x1.e3708b530482ep-4,
+                                              -0x1.d1797ba21935fp-4,
+                                              -0x1.bf9680f9fc9fcp-4,
+                                              -0x1.adc78265aea86p-4,
+                                              -0x1.9c0c2ba4d252ep-4,
+                                              -0x1.8a647d391dc19p-4,
+                                              -0x1.78d01f23d82cep-4,
+                                              -0x1.674f0ee365a66p-4,
+                                              -0x1.55e10e20e0324p-4,
+                                              -0x1.4485dc8dbdfa6p-4,
+                                              -0x1.333d734183f00p-4,
+                                              -0x1.2207ac8785473p-4,
+                                              -0x1.10e4612cae81fp-4,
+                                              -0x1.ffa694dab92fdp-5,
+                                              -0x1.dda8b7c67ee35p-5,
+                                              -0x1.bbced3a68f3bdp-5,
+                                              -0x1.9a188df73de25p-5,
+                                              -0x1.7885892357793p-5,
+                                              -0x1.5715df403ce3fp-5,
+                                              -0x1.35c8b2ca13042p-5,
+                                              -0x1.149e5680059fap-5,
+                                              -0x1.e72bccc13cd9fp-6,
+                                              -0x1.a55f624c5c427p-6,
+                                              -0x1.63d615c690bd6p-6,
+                                              -0x1.228f827ea2d0ep-6,
+                                              -0x1.c3177b4c75deep-7,
+                                              -0x1.4192bb96832bfp-7,
+                                              -0x1.8121bb458686fp-8,
+                                              0x0.0p+0,
+                                              0x0.0p+0,
+                                              0x1.7dc49e7810addp-7,
+                                              0x1.3cea5df46a5c8p-6,
+                                              0x1.b9fc0afaf91a1p-6,
+                                              0x1.1b0d90923d990p-5,
+                                              0x1.58a5b57c8e4dcp-5,
+                                              0x1.95c836cc8e3f4p-5,
+                                              0x1.d276b22db0b5dp-5,
+                                              0x1.075982498e472p-4,
+                                              0x1.253f6120a1419p-4,
+                                              0x1.42edcd9a646f2p-4,
+                                              0x1.60658ad3750c4p-4,
+                                              0x1.7da76907b12cfp-4,
+                                              0x1.9ab42252033afp-4,
+                                              0x1.b78c7d2b0edb1p-4,
+                                              0x1.d4313a96cb361p-4,
+                                              0x1.f0a30391162cap-4,
+                                              0x1.06714f3ca5972p-3,
+                                              0x1.14785c6e742bep-3,
+                                              0x1.2266f328a5acep-3,
+                                              0x1.303d74c647fddp-3,
+                                              0x1.3dfc2c26cc62bp-3,
+                                              0x1.4ba37269a55f0p-3,
+                                              0x1.5933896982097p-3,
+                                              0x1.66acd4072ad51p-3,
+                                              0x1.740f93fc037bap-3,
+                                              0x1.815c059c357ffp-3,
+                                              0x1.8e92902886d46p-3,
+                                              0x1.9bb36547dfb89p-3,
+                                              0x1.a8becdf082f1cp-3,
+                                              0x1.b5b51740fb5abp-3,
+                                              0x1.c2968890c18cbp-3,
+                                              0x1.cf6359209c5eep-3,
+                                              0x1.dc1bcdcabec8bp-3,
+                                              0x1.e8c0250aa5a60p-3,
+                                              0x1.f550a0ecb7b4bp-3,
+                                              0x1.00e6c38ad501ep-2,
+                                              0x1.071b860cd590dp-2,
+                                              0x1.0d46b3d9ab750p-2,
+                                              0x1.13686fa13a8b1p-2,
+                                              0x1.1980d34542370p-2,
+                                              0x1.1f8ffa248a2f3p-2,
+                                              0x1.2596011df763ap-2,
+                                              0x1.2b93013789d31p-2,
+                                              0x1.31871a4144190p-2,
+                                              0x1.37726827fd863p-2,
+                                              0x1.3d54f7e81f71cp-2,
+                                              0x1.432ef2f84e814p-2,
+                                              0x1.490068ec009d2p-2,
+                                              0x1.4ec9758200275p-2,
+                                              0x1.548a2aa6dd268p-2};
+
+typedef struct {
+  double e;  // the exponent
+  double l;  // log(z), |l| < 0.36
+} brook_m_log_parts;
+
+// For finite x > 0.
+BROOK_M_FN brook_m_log_parts brook_m_log_split(float x) {
+  brook_m_i32 adj = 0;
+  if (BROOK_M_F2U(x) < 0x00800000u) {  // subnormal: scale into the normal range
+    x = x * 0x1p23f;
+    adj = -23;
+  }
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  brook_m_u32 ux = ix - 0x3f330000u;
+  brook_m_u32 top = ux & 0xff800000u;
+  brook_m_i32 i = (brook_m_i32)((ux >> 16) & 127u);
+  double z = (double)BROOK_M_U2F(ix - top);
+  double r = z * brook_m_log_invc[i] - 1.0;
+  // log1p(r), |r| < 2^-7: Taylor to r^9 (error below 2^-63 relative).
+  double p =
+      r + r * r *
+              (-0x1.0000000000000p-1 +
+               r * (0x1.5555555555555p-2 +
+                    r * (-0x1.0000000000000p-2 +
+                         r * (0x1.999999999999ap-3 +
+                              r * (-0x1.5555555555555p-3 +
+                                   r * (0x1.2492492492492p-3 + r * (-0x1.0000000000000p-3 +
+                                                                    r * 0x1.c71c71c71c71cp-4)))))));
+  brook_m_log_parts out;
+  out.e = (double)((brook_m_i32)top / 0x800000 + adj);  // exact: top is a multiple of 2^23
+  out.l = brook_m_log_logc[i] + p;
+  return out;
+}
+
+// NaN, negative, zero and infinite arguments; 1 when x is finite and > 0.
+BROOK_M_FN int brook_m_log_special(float x, float* out) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  if ((ix & 0x7fffffffu) == 0) {
+    *out = -BROOK_M_INF;
+    return 0;
+  }
+  if (ix == 0x7f800000u) {
+    *out = BROOK_M_INF;
+    return 0;
+  }
+  if (ix > 0x7f800000u) {  // NaN or negative
+    *out = BROOK_M_NAN;
+    return 0;
+  }
+  return 1;
+}
+
+BROOK_M_FN float brook_logf(float x) {
+  float s;
+  if (!brook_m_log_special(x, &s)) return s;
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  // Hard cases (tests/math/check_math, exact results from MPFR).
+  if (ix == 0x3c413d3au) return BROOK_M_U2F(0xc08e158fu);
+  if (ix == 0x41178febu) return BROOK_M_U2F(0x400fe5e7u);
+  if (ix == 0x4c5d65a5u) return BROOK_M_U2F(0x418f034bu);
+  if (ix == 0x65d890d3u) return BROOK_M_U2F(0x4254d1f9u);
+  if (ix == 0x6f31a8ecu) return BROOK_M_U2F(0x42845a89u);
+  brook_m_log_parts q = brook_m_log_split(x);
+  // ln2 = hi + lo, hi with 44 bits, so e * hi is exact.
+  return (float)(q.e * 0x1.62e42fefa3800p-1 + (q.l + q.e * 0x1.ef35793c76730p-45));
+}
+
+BROOK_M_FN float brook_log2f(float x) {
+  float s;
+  if (!brook_m_log_special(x, &s)) return s;
+  brook_m_log_parts q = brook_m_log_split(x);
+  return (float)(q.e + q.l * 0x1.71547652b82fep+0);
+}
+
+BROOK_M_FN float brook_log10f(float x) {
+  float s;
+  if (!brook_m_log_special(x, &s)) return s;
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  // Hard cases (tests/math/check_math, exact results from MPFR).
+  if (ix == 0x0efeee7au) return BROOK_M_U2F(0xc1e99d23u);
+  if (ix == 0x120b93dcu) return BROOK_M_U2F(0xc1dad957u);
+  if (ix == 0x13ae78d3u) return BROOK_M_U2F(0xc1d2d957u);
+  brook_m_log_parts q = brook_m_log_split(x);
+  return (float)(q.e * 0x1.34413509f79ffp-2 + q.l * 0x1.bcb7b1526e50ep-2);
+}
+
+// sinh(x) for |x| < 1: Taylor to x^19 (error below 2^-60 relative).
+BROOK_M_FN double brook_m_sinh_small(double x) {
+  double t = x * x;
+  return x + x * t *
+                 (0x1.5555555555555p-3 +
+                  t * (0x1.1111111111111p-7 +
+                       t * (0x1.a01a01a01a01ap-13 +
+                            t * (0x1.71de3a556c734p-19 +
+                                 t * (0x1.ae64567f544e4p-26 +
+                                      t * (0x1.6124613a86d09p-33 +
+                                           t * (0x1.ae7f3e733b81fp-41 +
+                                                t * (0x1.952c77030ad4ap-49 +
+                                                     t * 0x1.2f49b46814157p-57))))))));
+}
+
+// cosh and sinh of |x| <= 90 in double, from E = exp(|x|).
+BROOK_M_FN double brook_m_cosh_d(float ax) {
+  double e = brook_m_exp_d(ax);
+  return 0.5 * (e + 1.0 / e);
+}
+BROOK_M_FN double brook_m_sinh_d(float ax) {
+  if (ax < 1.0f) return brook_m_sinh_small((double)ax);
+  double e = brook_m_exp_d(ax);
+  return 0.5 * (e - 1.0 / e);
+}
+
+BROOK_M_FN float brook_coshf(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
+  float ax = BROOK_M_U2F(ix & 0x7fffffffu);
+  if (ax > 90.0f) return BROOK_M_INF;
+  return (float)brook_m_cosh_d(ax);
+}
+
+BROOK_M_FN float brook_sinhf(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
+  float ax = BROOK_M_U2F(ix & 0x7fffffffu);
+  float sign = (ix >> 31) ? -1.0f : 1.0f;
+  if (ax > 90.0f) return sign * BROOK_M_INF;
+  // Hard cases (tests/math/check_math, exact results from MPFR).
+  if ((ix & 0x7fffffffu) == 0x3a1285ffu) return sign * BROOK_M_U2F(0x3a1285ffu);
+  return sign * (float)brook_m_sinh_d(ax);
+}
+
+BROOK_M_FN float brook_tanhf(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
+  float ax = BROOK_M_U2F(ix & 0x7fffffffu);
+  float sign = (ix >> 31) ? -1.0f : 1.0f;
+  if (ax > 10.0f) return sign;  // 1 - tanh(10) < 2^-27: rounds to 1
+  return sign * (float)(brook_m_sinh_d(ax) / brook_m_cosh_d(ax));
+}
+
+// atan(i/64), i = 0..64.
+BROOK_M_TABLE double brook_m_atan_64[65] = {0x0.0p+0,
+                                            0x1.fff555bbb729bp-7,
+                                            0x1.ffd55bba97625p-6,
+                                            0x1.7fb818430da2ap-5,
+                                            0x1.ff55bb72cfdeap-5,
+                                            0x1.3f59f0e7c559dp-4,
+                                            0x1.7ee182602f10fp-4,
+                                            0x1.be39ebe6f07c3p-4,
+                                            0x1.fd5ba9aac2f6ep-4,
+                                            0x1.1e1fafb043727p-3,
+                                            0x1.3d6eee8c6626cp-3,
+                                            0x1.5c9811e3ec26ap-3,
+                                            0x1.7b97b4bce5b02p-3,
+                                            0x1.9a6a8e96c8626p-3,
+                                            0x1.b90d7529260a2p-3,
+                                            0x1.d77d5df205736p-3,
+                                            0x1.f5b75f92c80ddp-3,
+                                            0x1.09dc597d86362p-2,
+                                            0x1.18bf5a30bf178p-2,
+                                            0x1.278372057ef46p-2,
+                                            0x1.362773707ebccp-2,
+                                            0x1.44aa436c2af0ap-2,
+                                            0x1.530ad9951cd4ap-2,
+                                            0x1.614840309cfe2p-2,
+                                            0x1.6f61941e4def1p-2,
+                                            0x1.7d5604b63b3f7p-2,
+                                            0x1.8b24d394a1b25p-2,
+                                            0x1.98cd5454d6b18p-2,
+                                            0x1.a64eec3cc23fdp-2,
+                                            0x1.b3a911da65c6cp-2,
+                                            0x1.c0db4c94ec9f0p-2,
+                                            0x1.cde53432c1351p-2,
+                                            0x1.dac670561bb4fp-2,
+                                            0x1.e77eb7f175a34p-2,
+                                            0x1.f40dd0b541418p-2,
+                                            0x1.0039c73c1a40cp-1,
+                                            0x1.0657e94db30d0p-1,
+                                            0x1.0c6145b5b43dap-1,
+                                            0x1.1255d9bfbd2a9p-1,
+                                            0x1.1835a88be7c13p-1,
+                                            0x1.1e00babdefeb4p-1,
+                                            0x1.23b71e2cc9e6ap-1,
+                                            0x1.2958e59308e31p-1,
+                                            0x1.2ee628406cbcap-1,
+                                            0x1.345f01cce37bbp-1,
+                                            0x1.39c391cd4171ap-1,
+                                            0x1.3f13fb89e96f4p-1,
+                                            0x1.445065b795b56p-1,
+                                            0x1.4978fa3269ee1p-1,
+                                            0x1.4e8de5bb6ec04p-1,
+                                            0x1.538f57b89061fp-1,
+                                            0x1.587d81f732fbbp-1,
+                                            0x1.5d58987169b18p-1,
+                                            0x1.6220d115d7b8ep-1,
+                                            0x1.66d663923e087p-1,
+                                            0x1.6b798920b3d99p-1,
+                                            0x1.700a7c5784634p-1,
+                                            0x1.748978fba8e0fp-1,
+                                            0x1.78f6bbd5d315ep-1,
+                                            0x1.7d528289fa093p-1,
+                                            0x1.819d0b7158a4dp-1,
+                                            0x1.85d69576cc2c5p-1,
+                                            0x1.89ff5ff57f1f8p-1,
+                                            0x1.8e17aa99cc05ep-1,
+                                            0x1.921fb54442d18p-1};
+
+// atan(u) in double for 0 <= u <= 1: atan(c) + atan((u - c) / (1 + u c))
+// with c = i/64 the nearest (u - c is exact), |t| <= 1/128, Taylor to t^9.
+BROOK_M_FN double brook_m_atan_core(double u) {
+  double kd;
+  brook_m_i32 i = brook_m_round_int(u * 64.0, &kd);
+  double c = kd * 0x1p-6;
+  double t = (u - c) / (1.0 + u * c);
+  double t2 = t * t;
+  double p =
+      t +
+      t * t2 *
+          (-0x1.5555555555555p-2 +
+           t2 * (0x1.999999999999ap-3 + t2 * (-0x1.2492492492492p-3 + t2 * 0x1.c71c71c71c71cp-4)));
+  return brook_m_atan_64[i] + p;
+}
+
+// pi/2 - atan(u) for 0 <= u <= 1 (pi/2 = hi + lo).
+BROOK_M_FN double brook_m_atan_co(double u) {
+  return (0x1.921fb54442d18p+0 - brook_m_atan_core(u)) + 0x1.1a62633145c07p-54;
+}
+
+BROOK_M_FN float brook_atanf(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
+  float sign = (ix >> 31) ? -1.0f : 1.0f;
+  double a = (double)BROOK_M_U2F(ix & 0x7fffffffu);
+  // Hard cases (tests/math/check_math, exact results from MPFR).
+  if ((ix & 0x7fffffffu) == 0x3d8d6b23u) return sign * BROOK_M_U2F(0x3d8d31c3u);
+  return sign * (float)(a <= 1.0 ? brook_m_atan_core(a) : brook_m_atan_co(1.0 / a));
+}
+
+// asin(x) = atan(x / s), s = sqrt(1 - x^2), where (1 - x)(1 + x) is exact
+// for |x| >= 1/16 and s is correctly rounded (also in OpenCL's double).
+BROOK_M_FN float brook_asinf(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  brook_m_u32 ax = ix & 0x7fffffffu;
+  if (ax > 0x3f800000u) return BROOK_M_NAN;  // |x| > 1 or NaN
+  float sign = (ix >> 31) ? -1.0f : 1.0f;
+  double a = (double)BROOK_M_U2F(ax);
+  double s = BROOK_M_SQRT((1.0 - a) * (1.0 + a));
+  return sign * (float)(a <= s ? brook_m_atan_core(a / s) : brook_m_atan_co(s / a));
+}
+
+// acos(x) = atan2(s, x), s = sqrt(1 - x^2).
+BROOK_M_FN float brook_acosf(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  brook_m_u32 ax = ix & 0x7fffffffu;
+  if (ax > 0x3f800000u) return BROOK_M_NAN;
+  // Hard cases (tests/math/check_math, exact results from MPFR).
+  if (ix == 0x328885a3u) return BROOK_M_U2F(0x3fc90fdbu);
+  if (ix == 0x39826222u) return BROOK_M_U2F(0x3fc907b5u);
+  double a = (double)BROOK_M_U2F(ax);
+  double s = BROOK_M_SQRT((1.0 - a) * (1.0 + a));
+  double r;  // acos(|x|), at most pi/2
+  if (s <= a) {
+    r = brook_m_atan_core(s / a);
+  } else {
+    r = brook_m_atan_co(a / s);
+  }
+  if (ix >> 31) r = (0x1.921fb54442d18p+1 - r) + 0x1.1a62633145c07p-53;  // pi - acos(|x|)
+  return (float)r;
+}

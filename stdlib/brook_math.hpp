@@ -1,0 +1,39 @@
+// The project's own correctly rounded float functions (LANGUAGE.md §10) for
+// kernels: stdlib/brook_math.h is the one definition; this is its C++ face.
+// Host code's <math.h> calls stay glibc's (stdlib/reference.hpp): only
+// kernels use these (stdlib/MATH.md).
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "stdlib/builtins.hpp"
+
+namespace brook::stdlib {
+
+// brook_math.h's float function for a one-argument builtin, or null when it
+// has none yet (the kernel then uses libm's, as host code does).
+using BrookMathFn = float (*)(float);
+BrookMathFn brook_math_fn(Builtin id);
+inline bool has_brook_math_f32(Builtin id) {
+  return brook_math_fn(id) != nullptr;
+}
+// brook_math_fn(id)(x), or the NaN 0x7fc00000 when there is none.
+float brook_math_f32(Builtin id, float x);
+
+// The C symbol (a plain `float f(float)`, extern "C") the JIT calls for `id`,
+// or empty; and every such symbol with its address, for the JIT's linker.
+std::string_view brook_math_symbol(Builtin id);
+struct BrookMathSymbol {
+  std::string_view name;
+  float (*fn)(float);
+};
+std::span<const BrookMathSymbol> brook_math_symbols();
+
+// The OpenCL C function the OpenCL printer calls for `id` on float (the same
+// spelling as in brook_math.h), or empty.
+std::string_view brook_math_opencl_name(Builtin id);
+// The text of brook_math.h, pasted into OpenCL programs that call one of them.
+std::string_view brook_math_source();
+
+}  // namespace brook::stdlib

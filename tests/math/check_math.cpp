@@ -1,0 +1,334 @@
+// The proof tool for LANGUAGE.md §10: counts the float results that are not
+// correctly rounded, per function, over all 2^32 inputs (or a range, or a
+// sample), for the project's library (stdlib/brook_math.h) or glibc's float
+// functions. Each result is screened against glibc's double function (error
+// below 1 double ulp): when the double value is far from every float
+// rounding boundary, its rounding to float is the correct answer; MPFR
+// decides the rest (inputs whose exact value is near a boundary, and every
+// disagreement). stdlib/MATH.md has the commands and the recorded results.
+//
+//   check_math [--lib brook|glibc] [--func exp,log,...] [--threads N]
+//              [--from 0xBITS --to 0xBITS] [--step K] [--list N]
+//   check_math --binary pow|atan2 [--lib ...] [--pairs N] [--seed S]
+//
+// Exit status: 0 when every checked result is correctly rounded (and, for
+// brook, every NaN is 0x7fc00000), 1 otherwise.
+#include <mpfr.h>
+
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "stdlib/brook_math.hpp"
+
+namespace {
+
+using brook::stdlib::Builtin;
+using MpfrUnary = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
+
+struct Unary {
+  const char* name;
+  Builtin id;
+  float (*glibc)(float);
+  double (*dref)(double);
+  MpfrUnary exact;
+};
+
+const Unary kUnary[] = {
+    {"exp", Builtin::exp, ::expf, ::exp, mpfr_exp},
+    {"exp2", Builtin::exp2, ::exp2f, ::exp2, mpfr_exp2},
+    {"log", Builtin::log, ::logf, ::log, mpfr_log},
+    {"log2", Builtin::log2, ::log2f, ::log2, mpfr_log2},
+    {"log10", Builtin::log10, ::log10f, ::log10, mpfr_log10},
+    {"sinh", Builtin::sinh, ::sinhf, ::sinh, mpfr_sinh},
+    {"cosh", Builtin::cosh, ::coshf, ::cosh, mpfr_cosh},
+    {"tanh", Builtin::tanh, ::tanhf, ::tanh, mpfr_tanh},
+    {"sin", Builtin::sin, ::sinf, ::sin, mpfr_sin},
+    {"cos", Builtin::cos, ::cosf, ::cos, mpfr_cos},
+    {"tan", Builtin::tan, ::tanf, ::tan, mpfr_tan},
+    {"asin", Builtin::asin, ::asinf, ::asin, mpfr_asin},
+    {"acos", Builtin::acos, ::acosf, ::acos, mpfr_acos},
+    {"atan", Builtin::atan, ::atanf, ::atan, mpfr_atan},
+};
+
+// The correctly rounded float of an MPFR computation: precision 24, the float
+// exponent range, then subnormalised (MPFR's documented way to emulate binary32).
+struct FloatRange {
+  mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+  FloatRange() {
+    mpfr_set_emin(-148);
+    mpfr_set_emax(128);
+  }
+  ~FloatRange() {
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+  }
+};
+
+float exact_unary(MpfrUnary f, float x) {
+  FloatRange range;
+  mpfr_t a, y;
+  mpfr_init2(a, 24);
+  mpfr_init2(y, 24);
+  mpfr_set_flt(a, x, MPFR_RNDN);
+  int inex = f(y, a, MPFR_RNDN);
+  inex = mpfr_check_range(y, inex, MPFR_RNDN);
+  mpfr_subnormalize(y, inex, MPFR_RNDN);
+  float r = mpfr_get_flt(y, MPFR_RNDN);
+  mpfr_clear(a);
+  mpfr_clear(y);
+  return r;
+}
+
+using MpfrBinary = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+float exact_binary(MpfrBinary f, float x, float z) {
+  FloatRange range;
+  mpfr_t a, b, y;
+  mpfr_init2(a, 24);
+  mpfr_init2(b, 24);
+  mpfr_init2(y, 24);
+  mpfr_set_flt(a, x, MPFR_RNDN);
+  mpfr_set_flt(b, z, MPFR_RNDN);
+  int inex = f(y, a, b, MPFR_RNDN);
+  inex = mpfr_check_range(y, inex, MPFR_RNDN);
+  mpfr_subnormalize(y, inex, MPFR_RNDN);
+  float r = mpfr_get_flt(y, MPFR_RNDN);
+  mpfr_clear(a);
+  mpfr_clear(b);
+  mpfr_clear(y);
+  return r;
+}
+
+// True when the double d (within a few double ulps of the exact value) may
+// round to a different float than the exact value does: it lies within
+// 2^-45 relative of a midpoint between f = (float)d and a neighbour.
+bool near_boundary(double d, float f) {
+  // The common case on bits: f and d normal, d's 29 bits below float
+  // precision more than 2^8 double ulps (2^-44 relative) from one half.
+  double ad = std::fabs(d);
+  if (ad >= 0x1p-126 && ad < 0x1.fffffep127) {
+    uint64_t low = std::bit_cast<uint64_t>(ad) & ((uint64_t(1) << 29) - 1);
+    uint64_t half = uint64_t(1) << 28;
+    return (low > half ? low - half : half - low) <= 256;
+  }
+  if (!std::isfinite(f)) return std::isfinite(d) && std::fabs(d) > 3.0e38;  // overflow threshold
+  const double tol = std::fabs(d) * 0x1p-45 + 0x1p-1000;
+  for (float dir : {INFINITY, -INFINITY}) {
+    float g = std::nextafter(f, dir);
+    double mid = std::isinf(g)
+                     ? static_cast<double>(f) + std::copysign(0x1p103, static_cast<double>(f))
+                     : (static_cast<double>(f) + static_cast<double>(g)) / 2;
+    if (std::fabs(d - mid) <= tol) return true;
+  }
+  return false;
+}
+
+bool same(float a, float b) {
+  return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b);
+}
+
+// The verdict on one result y for input x: 0 right, 1 wrong, 2 a NaN other
+// than 0x7fc00000 where `canonical` is asked for (counted apart).
+template <class Exact>
+int judge(float y, double d, bool canonical, Exact&& exact) {
+  bool dnan = std::isnan(d);
+  if (std::isnan(y) && dnan) return canonical && std::bit_cast<uint32_t>(y) != 0x7fc00000u ? 2 : 0;
+  float f = static_cast<float>(d);
+  if (!dnan && same(y, f) && !near_boundary(d, f)) return 0;
+  float e = exact();
+  if (std::isnan(e))
+    return std::isnan(y) ? (canonical && std::bit_cast<uint32_t>(y) != 0x7fc00000u ? 2 : 0) : 1;
+  return same(y, e) ? 0 : 1;
+}
+
+struct Options {
+  bool brook = true;
+  std::vector<const Unary*> funcs;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  uint64_t from = 0, to = 0xffffffffull, step = 1;
+  int list = 10;
+  std::string binary;
+  uint64_t pairs = 1000000, seed = 1;
+};
+
+int run_unary(const Options& o) {
+  bool all_ok = true;
+  for (const Unary* u : o.funcs) {
+    if (o.brook && !brook::stdlib::has_brook_math_f32(u->id)) {
+      std::printf("%-6s brook: not in stdlib/brook_math.h yet\n", u->name);
+      continue;
+    }
+    std::atomic<uint64_t> wrong{0}, nans{0}, checked{0};
+    std::mutex print;
+    std::atomic<int> listed{0};
+    auto work = [&](unsigned t) {
+      uint64_t w = 0, n = 0, c = 0;
+      // Interleaved blocks, so every thread gets its share of the slow inputs.
+      const uint64_t block = 1 << 16;
+      for (uint64_t b = o.from + t * block * o.step; b <= o.to;
+           b += uint64_t(o.threads) * block * o.step) {
+        for (uint64_t i = b; i < b + block * o.step && i <= o.to; i += o.step) {
+          float x = std::bit_cast<float>(static_cast<uint32_t>(i));
+          float y = o.brook ? brook::stdlib::brook_math_f32(u->id, x) : u->glibc(x);
+          int v = judge(y, u->dref(static_cast<double>(x)), o.brook,
+                        [&] { return exact_unary(u->exact, x); });
+          ++c;
+          if (v == 0) continue;
+          (v == 1 ? w : n)++;
+          if (listed.fetch_add(1) < o.list) {
+            std::lock_guard<std::mutex> lock(print);
+            std::printf("  %s(0x%08x = %a) = 0x%08x (%a), correctly rounded 0x%08x (%a)\n", u->name,
+                        static_cast<uint32_t>(i), x, std::bit_cast<uint32_t>(y), y,
+                        std::bit_cast<uint32_t>(exact_unary(u->exact, x)),
+                        exact_unary(u->exact, x));
+          }
+        }
+      }
+      wrong += w;
+      nans += n;
+      checked += c;
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < o.threads; ++t) pool.emplace_back(work, t);
+    for (auto& th : pool) th.join();
+    std::printf("%-6s %s: %llu inputs, %llu not correctly rounded", u->name,
+                o.brook ? "brook" : "glibc", static_cast<unsigned long long>(checked.load()),
+                static_cast<unsigned long long>(wrong.load()));
+    if (o.brook)
+      std::printf(", %llu non-canonical NaN", static_cast<unsigned long long>(nans.load()));
+    std::printf("\n");
+    std::fflush(stdout);
+    all_ok = all_ok && wrong == 0 && nans == 0;
+  }
+  return all_ok ? 0 : 1;
+}
+
+// pow and atan2: specials and hard cases (exact powers, ties, boundaries of
+// overflow and underflow), then random pairs of bit patterns and of moderate values.
+int run_binary(const Options& o) {
+  bool pw = o.binary == "pow";
+  if (o.brook) {
+    std::printf("%s brook: not in stdlib/brook_math.h yet\n", o.binary.c_str());
+    return 0;
+  }
+  std::vector<std::pair<float, float>> cases;
+  const float specials[] = {0.0f, -0.0f,      1.0f,       -1.0f,           0.5f,
+                            2.0f, -2.0f,      3.0f,       INFINITY,        -INFINITY,
+                            NAN,  0x1p-149f,  0x1p-126f,  0x1.fffffep127f, 10.0f,
+                            0.1f, 1.0000001f, 0.99999994f};
+  for (float a : specials)
+    for (float b : specials) cases.emplace_back(a, b);
+  if (pw) {
+    for (int b = 2; b <= 4096; ++b)  // exact results, and ties such as 3^k near 2^24
+      for (int k = -30; k <= 30; ++k)
+        cases.emplace_back(static_cast<float>(b), static_cast<float>(k));
+    for (int k = 1; k <= 64; ++k)
+      for (int b = 1; b < 64; ++b) cases.emplace_back(static_cast<float>(b * b), 0.5f * k);
+  }
+  std::mt19937_64 rng(o.seed);
+  for (uint64_t i = 0; i < o.pairs; ++i) {
+    if (i & 1) {
+      cases.emplace_back(std::bit_cast<float>(static_cast<uint32_t>(rng())),
+                         std::bit_cast<float>(static_cast<uint32_t>(rng())));
+    } else {
+      std::uniform_real_distribution<float> base(0.0f, 8.0f), ex(-40.0f, 40.0f);
+      cases.emplace_back(base(rng), ex(rng));
+    }
+  }
+  std::atomic<uint64_t> wrong{0};
+  std::atomic<int> listed{0};
+  std::mutex print;
+  auto work = [&](unsigned t) {
+    for (size_t i = t; i < cases.size(); i += o.threads) {
+      auto [a, b] = cases[i];
+      float y = pw ? ::powf(a, b) : ::atan2f(a, b);
+      double d = pw ? std::pow(double(a), double(b)) : std::atan2(double(a), double(b));
+      int v = judge(y, d, false, [&] { return exact_binary(pw ? mpfr_pow : mpfr_atan2, a, b); });
+      if (!v) continue;
+      ++wrong;
+      if (listed.fetch_add(1) < o.list) {
+        std::lock_guard<std::mutex> lock(print);
+        float e = exact_binary(pw ? mpfr_pow : mpfr_atan2, a, b);
+        std::printf("  %s(%a, %a) = %a, correctly rounded %a\n", o.binary.c_str(), a, b, y, e);
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < o.threads; ++t) pool.emplace_back(work, t);
+  for (auto& th : pool) th.join();
+  std::printf("%s glibc: %zu pairs, %llu not correctly rounded\n", o.binary.c_str(), cases.size(),
+              static_cast<unsigned long long>(wrong.load()));
+  return wrong == 0 ? 0 : 1;
+}
+
+[[noreturn]] void usage() {
+  std::fprintf(stderr,
+               "usage: check_math [--lib brook|glibc] [--func exp,log,...] [--threads N]\n"
+               "                  [--from 0xBITS] [--to 0xBITS] [--step K] [--list N]\n"
+               "       check_math --binary pow|atan2 [--lib glibc] [--pairs N] [--seed S]\n");
+  std::exit(2);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  std::string funcs;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) usage();
+      return argv[++i];
+    };
+    if (a == "--lib") {
+      std::string l = next();
+      if (l != "brook" && l != "glibc") usage();
+      o.brook = l == "brook";
+    } else if (a == "--func") {
+      funcs = next();
+    } else if (a == "--threads") {
+      o.threads = std::max(1ul, std::stoul(next()));
+    } else if (a == "--from") {
+      o.from = std::stoull(next(), nullptr, 0);
+    } else if (a == "--to") {
+      o.to = std::stoull(next(), nullptr, 0);
+    } else if (a == "--step") {
+      o.step = std::max(1ull, std::stoull(next(), nullptr, 0));
+    } else if (a == "--list") {
+      o.list = std::stoi(next());
+    } else if (a == "--binary") {
+      o.binary = next();
+      if (o.binary != "pow" && o.binary != "atan2") usage();
+    } else if (a == "--pairs") {
+      o.pairs = std::stoull(next());
+    } else if (a == "--seed") {
+      o.seed = std::stoull(next());
+    } else {
+      usage();
+    }
+  }
+  if (!o.binary.empty()) return run_binary(o);
+  std::vector<std::string> names;
+  for (size_t at = 0; !funcs.empty() && at <= funcs.size();) {
+    size_t comma = std::min(funcs.find(',', at), funcs.size());
+    names.push_back(funcs.substr(at, comma - at));
+    at = comma + 1;
+  }
+  for (const Unary& u : kUnary) {
+    bool want = names.empty();
+    for (const std::string& n : names) want = want || n == u.name;
+    if (want) o.funcs.push_back(&u);
+  }
+  if (o.funcs.size() < names.size()) usage();
+  if (o.funcs.empty()) usage();
+  return run_unary(o);
+}

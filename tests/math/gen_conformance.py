@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Writes tests/conformance/streams/s10_math_cr.{br,out}: every function of
+stdlib/brook_math.h on specials, thresholds and inputs hard to round (ones
+glibc's float functions round wrongly), the expected bits computed here with
+mpmath at 300 bits and rounded to binary32 (subnormals included); C99 Annex F
+for the specials, NaN results as 0x7fc00000 (LANGUAGE.md §10).
+Run from the repository root:
+  python3 tests/math/gen_conformance.py tests/math/conformance_inputs.txt
+(lines "function hexbits": the inputs check_math --lib glibc --step 4099
+--list 12 lists, then the hard cases of brook_math.h)."""
+import math
+import struct
+import sys
+from mpmath import mp, mpf
+
+mp.prec = 300
+NAN = 0x7fc00000
+
+
+def f_of(bits):
+    return struct.unpack('<f', struct.pack('<I', bits))[0]
+
+
+def bits_of(f):
+    return struct.unpack('<I', struct.pack('<f', f))[0]
+
+
+def round32(v):
+    """The binary32 nearest the mpf v (ties to even), as bits."""
+    if v == 0:
+        return 0
+    sign = 0x80000000 if v < 0 else 0
+    a = abs(v)
+    e = int(mp.floor(mp.log(a, 2)))
+    # guard against log rounding at exact powers of two
+    if mpf(2) ** e > a:
+        e -= 1
+    if mpf(2) ** (e + 1) <= a:
+        e += 1
+    q = mpf(2) ** (max(e, -126) - 23)
+    n = a / q
+    fl = int(mp.floor(n))
+    frac = n - fl
+    if frac > 0.5 or (frac == 0.5 and fl % 2 == 1):
+        fl += 1
+    val = mpf(fl) * q
+    if val >= mpf(2) ** 128:
+        return sign | 0x7f800000
+    return sign | bits_of(float(val))
+
+
+def special(name, x):
+    """Annex F results for NaN, infinite and zero arguments, else None."""
+    if math.isnan(x):
+        return NAN
+    inf, ninf = 0x7f800000, 0xff800000
+    if name in ('exp', 'exp2'):
+        if x == math.inf:
+            return inf
+        if x == -math.inf:
+            return 0
+    if name in ('log', 'log2', 'log10'):
+        if x == 0:
+            return ninf
+        if x < 0:
+            return NAN
+        if x == math.inf:
+            return inf
+    if name == 'sinh' and math.isinf(x):
+        return bits_of(x)
+    if name == 'cosh' and math.isinf(x):
+        return inf
+    if name == 'tanh' and math.isinf(x):
+        return bits_of(math.copysign(1.0, x))
+    if name in ('sinh', 'tanh', 'atan', 'asin') and x == 0:
+        return bits_of(x)
+    if name in ('asin', 'acos') and abs(x) > 1:
+        return NAN
+    return None
+
+
+FUNCS = {
+    'exp': mp.exp, 'exp2': lambda v: mpf(2) ** v, 'log': mp.log, 'log2': lambda v: mp.log(v, 2),
+    'log10': mp.log10, 'sinh': mp.sinh, 'cosh': mp.cosh, 'tanh': mp.tanh,
+    'atan': lambda v: mp.atan(v) if not mp.isinf(v) else mp.sign(v) * mp.pi / 2,
+    'asin': mp.asin, 'acos': mp.acos,
+}
+
+
+def expected(name, b):
+    x = f_of(b)
+    s = special(name, x)
+    if s is not None:
+        return s
+    v = FUNCS[name](mpf(x))
+    # exp of a huge argument: mpmath is fine, but keep rounding cheap
+    return round32(v)
+
+
+def c_hex(b):
+    """C's printf("%a", (double)f) for float bits b (glibc's spelling)."""
+    f = f_of(b)
+    if math.isnan(f):
+        return '-nan' if b >> 31 else 'nan'
+    if math.isinf(f):
+        return '-inf' if f < 0 else 'inf'
+    if f == 0:
+        return '-0x0p+0' if b >> 31 else '0x0p+0'
+    h = float(f).hex()  # '-0x1.5bf0a80000000p+1'
+    neg = h.startswith('-')
+    h = h.lstrip('-')
+    mant, exp = h[2:].split('p')
+    whole, _, frac = mant.partition('.')
+    frac = frac.rstrip('0')
+    return ('-' if neg else '') + '0x' + whole + ('.' + frac if frac else '') + 'p' + exp
+
+
+def main():
+    specials = [0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x40000000, 0x3f000000, 0x41200000,
+                0x42c80000, 0x2edbe6ff, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001,
+                0x00000001, 0x80000001, 0x00800000, 0x007fffff, 0x7f7fffff, 0xff7fffff, 0x42b17217,
+                0x42b17218, 0xc2aeac50, 0xc2cff1b4, 0xc2cff1b5, 0x42ffffff, 0x43000000, 0xc3150000,
+                0xc3160000, 0xc3168000, 0xc3170000, 0x41100000, 0x38d1b717, 0x3f800001, 0x3f7fffff,
+                0x42b2d4fc, 0x42b2d4fd, 0x40490fdb, 0x3fb504f3, 0x3f3504f3, 0x3e800000, 0x3dcccccd]
+    hard = []
+    for line in open(sys.argv[1]):
+        name, h = line.split()
+        hard.append(int(h, 16))
+    inputs = []
+    for b in specials + hard:
+        if b not in inputs:
+            inputs.append(b)
+    n = len(inputs)
+    names = ['exp', 'exp2', 'log', 'log2', 'log10', 'sinh', 'cosh', 'tanh', 'atan', 'asin', 'acos']
+    br = []
+    br.append('// §10: the float transcendentals of stdlib/brook_math.h return the correctly')
+    br.append('// rounded result, NaN as 0x7fc00000, with the same bits on every backend.')
+    br.append('// Inputs: specials, thresholds, and floats that glibc rounds wrongly. The')
+    br.append('// expected bits come from mpmath (tests/math/gen_conformance.py), not brook.')
+    br.append('kernel void m1(float x<>, out float a<>, out float b<>, out float c<>, out float d<>) {')
+    br.append('  a = exp(x);\n  b = exp2(x);\n  c = log(x);\n  d = log2(x);\n}')
+    br.append('kernel void m2(float x<>, out float a<>, out float b<>, out float c<>, out float d<>) {')
+    br.append('  a = log10(x);\n  b = sinh(x);\n  c = cosh(x);\n  d = tanh(x);\n}')
+    br.append('kernel void m3(float x<>, out float a<>, out float b<>, out float c<>) {')
+    br.append('  a = atan(x);\n  b = asin(x);\n  c = acos(x);\n}')
+    br.append(f'unsigned int bits[{n}] = {{')
+    for i in range(0, n, 6):
+        br.append('  ' + ', '.join(f'0x{b:08x}u' for b in inputs[i:i + 6]) + ',')
+    br.append('};')
+    br.append(f'float x<{n}>;')
+    br.append(f'float r0<{n}>, r1<{n}>, r2<{n}>, r3<{n}>, r4<{n}>, r5<{n}>, r6<{n}>, r7<{n}>;')
+    br.append(f'float r8<{n}>, r9<{n}>, r10<{n}>;')
+    br.append(f'float out[11][{n}];')
+    br.append('const char* names[11] = {' + ', '.join(f'"{s}"' for s in names) + '};')
+    br.append('streamRead(x, (float*)bits);')
+    br.append('m1(x, r0, r1, r2, r3);')
+    br.append('m2(x, r4, r5, r6, r7);')
+    br.append('m3(x, r8, r9, r10);')
+    for k in range(11):
+        br.append(f'streamWrite(r{k}, out[{k}]);')
+    br.append('for (int f = 0; f < 11; f++) {')
+    br.append(f'  for (int i = 0; i < {n}; i++) {{')
+    br.append('    unsigned int* y = (unsigned int*)&out[f][i];')
+    br.append('    printf("%s(0x%08x) = 0x%08x %a\\n", names[f], bits[i], *y, out[f][i]);')
+    br.append('  }\n}')
+    open('tests/conformance/streams/s10_math_cr.br', 'w').write('\n'.join(br) + '\n')
+    lines = []
+    for name in names:
+        for b in inputs:
+            e = expected(name, b)
+            lines.append(f'{name}(0x{b:08x}) = 0x{e:08x} {c_hex(e)}')
+    open('tests/conformance/streams/s10_math_cr.out', 'w').write('\n'.join(lines) + '\n')
+
+
+main()

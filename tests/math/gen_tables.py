@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Prints the constant tables of stdlib/brook_math.h, computed with mpmath at
+200 bits (an independent model, not brook). Run: python3 tests/math/gen_tables.py"""
+import struct
+from mpmath import mp, mpf, log, exp, ln2, floor
+
+mp.prec = 200
+
+
+def d(v):
+    """Nearest double, printed exactly (%a)."""
+    return float(v).hex()
+
+
+def f32(v):
+    return struct.unpack('<f', struct.pack('<f', float(v)))[0]
+
+
+print("// 2^(j/64), j = 0..63")
+print(",\n".join(d(mpf(2) ** (mpf(j) / 64)) for j in range(64)))
+
+# ln2/64 split for Cody-Waite: hi has 38 significant bits, so k * hi is exact for |k| < 2^15.
+c = ln2 / 64
+e = int(floor(log(c, 2)))
+hi = floor(c * mpf(2) ** (37 - e)) / mpf(2) ** (37 - e)
+print("LN2_64_HI", d(hi), "LN2_64_LO", d(c - hi), "INV_LN2_64", d(64 / ln2))
+print("exp Taylor 1/n!:", [d(1 / mp.factorial(n)) for n in range(1, 8)])
+print("LN2", d(ln2))
+# ln2 hi with 44 bits: e * hi exact for |e| < 2^9.
+e2 = int(floor(log(ln2, 2)))
+lhi = floor(ln2 * mpf(2) ** (43 - e2)) / mpf(2) ** (43 - e2)
+print("LN2_HI", d(lhi), "LN2_LO", d(ln2 - lhi), "INV_LN2", d(1 / ln2), "INV_LN10", d(1 / log(10)),
+      "LOG10_2", d(log(2) / log(10)))
+
+# log: z in [OFF, 2 OFF) as bit patterns, 128 subintervals of 2^16 ulps.
+OFF = 0x3f330000
+inv, lc = [], []
+for i in range(128):
+    mid = OFF + i * 65536 + 32768
+    cz = struct.unpack('<f', struct.pack('<I', mid))[0]
+    ic = f32(1 / mpf(cz))
+    if i in (76, 77):  # the two subintervals beside 1: r = z - 1 exactly, no cancellation
+        ic = 1.0
+    inv.append(ic)
+    lc.append(-log(mpf(ic)))
+print("// invc (floats, so z * invc is exact in double)")
+print(",\n".join(d(v) for v in inv))
+print("// logc = -log(invc)")
+print(",\n".join(d(v) for v in lc))
+print("log1p Taylor (-1)^(n+1)/n:", [d(mpf((-1) ** (n + 1)) / n) for n in range(2, 12)])
