@@ -1,5 +1,7 @@
 #include "cc/translate.hpp"
 
+#include "cc/brookplus_bindings.hpp"
+
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -231,6 +233,22 @@ int translate(const Request& request) {
   }
   if (!ok) return 1;
 
+  fs::path base =
+      request.output.empty() ? fs::path(request.inputs[0]).stem() : fs::path(request.output);
+  if (request.brookplus) {
+    std::vector<const ast::Program*> programs;
+    for (const auto& program : engine.front_end().programs()) programs.push_back(program.get());
+    std::vector<BrookSource> sources;
+    for (size_t i = 0; i < texts.size(); ++i) sources.push_back({request.inputs[i], texts[i]});
+    BrookPlusFiles files = brookplus_bindings(programs, sources, base.string());
+    std::error_code ec;
+    if (base.has_parent_path()) fs::create_directories(base.parent_path(), ec);
+    fs::path h = base, cpp = base;
+    h += ".h";
+    cpp += ".cpp";
+    return write_file(h, files.header) && write_file(cpp, files.source) ? 0 : 2;
+  }
+
   Generator gen;
   bool has_main = false;
   bool has_statements = false;  // top-level statements `brook run` would run
@@ -259,8 +277,6 @@ int translate(const Request& request) {
     }
   }
 
-  fs::path base =
-      request.output.empty() ? fs::path(request.inputs[0]).stem() : fs::path(request.output);
   std::string stem = base.filename().string();
   std::string sources;
   for (const std::string& s : request.inputs) sources += " " + s;

@@ -17,6 +17,9 @@ struct Request {
   PreprocessOptions preprocess;
   bool color = false;
   size_t error_limit = 20;
+  // Brook+'s bindings instead (cc/brookplus_bindings.hpp): functors over
+  // brook::Stream<T> of include/brook/Stream.h, kernels and reductions only.
+  bool brookplus = false;
 };
 
 // Checks every input (diagnostics on stderr as `brook check` prints them),

@@ -9,6 +9,7 @@ namespace brook::cli {
 int cmd_cc(CommandLine& cl) {
   cc::Request request;
   request.output = cl.output;
+  request.brookplus = cl.brookplus;
   request.preprocess = cl.engine.preprocess;
   request.color = cl.engine.color;
   request.error_limit = cl.engine.error_limit;

@@ -157,6 +157,7 @@ std::string command_usage(const std::string& command) {
            "process-wide engine ($BROOK_BACKEND, default jit); a .br main becomes the C++ main.\n"
            "Build them against the installed package (brook_add_kernels(), pkg-config brook).\n" +
            option_lines({{"-o NAME", "write NAME.h and NAME.cpp (NAME may name a folder: gen/prog)"},
+                         {"--brookplus", "write Brook+'s bindings instead (functors over brook/Stream.h)"},
                          kDefineOption, kIncludeOption, kErrorLimitOption, kHelpOption});
   }
   if (command == "devices") {
@@ -301,6 +302,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       cl.engine.use_disk_cache = false;
     } else if (a == "-o" && cl.command == "cc") {
       cl.output = value_of(a);
+    } else if (a == "--brookplus" && cl.command == "cc") {
+      cl.brookplus = true;
     } else if (a == "-D" || a == "-I") {
       std::string v = value_of(a);
       (a == "-D" ? cl.engine.preprocess.defines : cl.engine.preprocess.include_dirs).push_back(v);

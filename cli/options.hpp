@@ -21,6 +21,7 @@ struct CommandLine {
   std::string program;              // the .br file (may be empty for repl/devices)
   std::vector<std::string> rest;    // run: program arguments; emit: optional kernel name
   std::string output;               // cc: -o NAME
+  bool brookplus = false;           // cc: --brookplus (Brook+'s bindings)
   EngineOptions engine;
   bool help = false;
 };
