@@ -249,7 +249,8 @@ int run_binary(const Options& o) {
   std::mutex print;
   auto work = [&](unsigned t) {
     for (size_t i = t; i < cases.size(); i += o.threads) {
-      auto [a, b] = cases[i];
+      // Not a structured binding: clang 15 cannot capture one in the lambda below.
+      const float a = cases[i].first, b = cases[i].second;
       float y = pw ? ::powf(a, b) : ::atan2f(a, b);
       double d = pw ? std::pow(double(a), double(b)) : std::atan2(double(a), double(b));
       int v = judge(y, d, false, [&] { return exact_binary(pw ? mpfr_pow : mpfr_atan2, a, b); });
