@@ -320,12 +320,15 @@ kernel void e(float t[][], float4 q[][], float2 off, out float r<>, out float4 w
 }
 )");
   REQUIRE(h.ok());
-  for (auto [trows, tcols, rows, cols] : {std::array{5, 37, 7, 40}, std::array{3, 16, 4, 35}, std::array{6, 50, 2, 17}}) {
+  // Plain variables, not structured bindings: clang 15 cannot capture those in lambdas.
+  for (const std::array<int, 4>& shape : {std::array{5, 37, 7, 40}, std::array{3, 16, 4, 35}, std::array{6, 50, 2, 17}}) {
+    const int trows = shape[0], tcols = shape[1], rows = shape[2], cols = shape[3];
     auto t = pseudo_random(static_cast<size_t>(trows * tcols), 0.0f, 1.0f, 5u);
     auto q = pseudo_random(static_cast<size_t>(4 * trows * tcols), -1.0f, 1.0f, 6u);
-    for (auto [ox, oy] : {std::array{0.0f, 0.0f}, std::array{0.7f, 0.0f}, std::array{-0.3f, 1.0f}, std::array{-1.0f, -1.0f},
+    for (const std::array<float, 2>& origin : {std::array{0.0f, 0.0f}, std::array{0.7f, 0.0f}, std::array{-0.3f, 1.0f}, std::array{-1.0f, -1.0f},
                           std::array{3.0f, 2.0f}, std::array{-20.0f, 0.0f}, std::array{1.5f, -3.0f},
                           std::array{16777200.0f, 0.0f}, std::array{-0.75f, 0.25f}}) {
+      const float ox = origin[0], oy = origin[1];
       CAPTURE(tcols);
       CAPTURE(cols);
       CAPTURE(ox);
