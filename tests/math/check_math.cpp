@@ -198,7 +198,11 @@ int run_unary(const Options& o) {
       checked += c;
     };
     std::vector<std::thread> pool;
-    for (unsigned t = 0; t < o.threads; ++t) pool.emplace_back(work, t);
+    for (unsigned t = 0; t < o.threads; ++t)
+      pool.emplace_back([&work, t] {
+        work(t);
+        mpfr_free_cache();  // MPFR's per-thread constant caches
+      });
     for (auto& th : pool) th.join();
     std::printf("%-6s %s: %llu inputs, %llu not correctly rounded", u->name,
                 o.brook ? "brook" : "glibc", static_cast<unsigned long long>(checked.load()),
@@ -264,7 +268,11 @@ int run_binary(const Options& o) {
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < o.threads; ++t) pool.emplace_back(work, t);
+  for (unsigned t = 0; t < o.threads; ++t)
+    pool.emplace_back([&work, t] {
+      work(t);
+      mpfr_free_cache();  // MPFR's per-thread constant caches
+    });
   for (auto& th : pool) th.join();
   std::printf("%s glibc: %zu pairs, %llu not correctly rounded\n", o.binary.c_str(), cases.size(),
               static_cast<unsigned long long>(wrong.load()));
