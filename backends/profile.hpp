@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace brook {
 
@@ -18,7 +19,8 @@ struct Profile {
 
   struct Kernel {
     int compiles = 0;
-    double compile_ms = 0;
+    int cache_loads = 0;    // code taken from the disk cache instead of compiled
+    double compile_ms = 0;  // compiling, or loading from the cache
     int64_t launches = 0;
     double run_ms = 0;
     int64_t elements = 0;
@@ -44,8 +46,10 @@ struct Profile {
   double overhead_ms() const;
 
   // The table: per kernel, then every row of the wall time; `wall_ms` is the
-  // time since the process started (process_start()).
-  std::string report(double wall_ms) const;
+  // time since the process started (process_start()), or what `wall_label`
+  // says it is.
+  std::string report(double wall_ms,
+                     std::string_view wall_label = "wall time (process start to exit)") const;
 };
 
 // When this process started (exec, not main), for wall times.

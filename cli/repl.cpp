@@ -32,17 +32,21 @@ std::string help_text() {
          "  :load FILE.br                  run a file's declarations and top-level statements\n" +
          row(":backend [" + backend_names(false, "|") + "]", "show or choose where kernels run") +
          "  :type EXPR                     the type of an expression (nothing runs)\n" +
-         row(":emit " + emit_stage_list("|") + " NAME", "one stage's output for a function or kernel") +
+         row(":emit " + emit_stage_list("|") + " NAME",
+             "one stage's output for a function or kernel") +
          "  :show STREAM                   a stream (or a view) with its type and shape\n"
          "  :time                          toggle per-entry timing\n"
          "  :streams                       live streams with their shapes and sizes\n"
+         "  :info [NAME]                   what the session has defined (:list too), or one name\n"
+         "  :profile [on|off|show]         collect --profile's rows; show them\n"
          "  :reset                         forget everything (a fresh session)\n"
          "  :quit                          leave (Ctrl-D too)\n"
          "Ctrl-C stops a running entry; history is kept in ~/.brook_history.\n";
 }
 
-const std::vector<std::string> kCommandNames = {":help", ":load",    ":backend", ":type",  ":emit",
-                                                ":show", ":time",    ":streams", ":reset", ":quit"};
+const std::vector<std::string> kCommandNames = {":help",    ":load",  ":backend", ":type", ":emit",
+                                                ":show",    ":time",  ":streams", ":info", ":list",
+                                                ":profile", ":reset", ":quit"};
 
 const std::vector<std::string> kKeywords = {
     "bool",   "break",    "case",   "char",    "const",   "continue", "default", "do",
@@ -255,6 +259,10 @@ void Repl::command(const std::string& line) {
     engine_->show_stream(next_name(), rest);
   } else if (name == ":streams") {
     show_streams();
+  } else if (name == ":info" || name == ":list") {
+    show_info(rest);
+  } else if (name == ":profile") {
+    profile(words);
   } else if (name == ":backend") {
     set_backend(words);
   } else if (name == ":emit") {
@@ -335,6 +343,62 @@ void Repl::show_streams() {
   }
 }
 
+void Repl::show_info(const std::string& name) {
+  std::vector<Engine::Definition> defs = engine_->definitions();
+  if (!name.empty()) {
+    for (const Engine::Definition& d : defs) {
+      if (d.name == name) {
+        std::fputs((d.kind + ": " + d.text + "\n").c_str(), stdout);
+        return;
+      }
+    }
+    return error("nothing named '" + name + "' is defined");
+  }
+  if (defs.empty()) {
+    std::fputs("nothing defined yet\n", stdout);
+    return;
+  }
+  // Grouped by kind, in the order a reader looks for them.
+  struct Group {
+    const char* kind;
+    const char* heading;
+  };
+  for (Group g : {Group{"kernel", "kernels"},
+                  {"reduction", "reductions"},
+                  {"function", "functions"},
+                  {"stream", "streams"},
+                  {"variable", "variables"},
+                  {"type", "typedefs"},
+                  {"struct", "structs"}}) {
+    std::vector<std::string> texts;
+    for (const Engine::Definition& d : defs) {
+      if (d.kind == g.kind) texts.push_back(d.text);
+    }
+    if (texts.empty()) continue;
+    std::sort(texts.begin(), texts.end());
+    std::fputs((std::string(g.heading) + ":\n").c_str(), stdout);
+    for (const std::string& t : texts) std::fputs(("  " + t + "\n").c_str(), stdout);
+  }
+}
+
+void Repl::profile(const std::vector<std::string>& words) {
+  const std::string what = words.size() > 1 ? words[1] : "";
+  if (what.empty()) {
+    std::fputs(engine_->profile() ? "profiling on\n" : "profiling off\n", stdout);
+  } else if (what == "on") {
+    engine_->set_profiling(true);
+    std::fputs("profiling on\n", stdout);
+  } else if (what == "off") {
+    engine_->set_profiling(false);
+    std::fputs("profiling off\n", stdout);
+  } else if (what == "show") {
+    if (!engine_->profile()) return error("profiling is off (:profile on starts it)");
+    std::fputs(engine_->profile_report().c_str(), stdout);
+  } else {
+    error("usage: :profile [on|off|show]");
+  }
+}
+
 std::vector<std::string> Repl::completions(const std::string& line, const std::string& word) {
   std::vector<std::string> out;
   auto offer = [&](const std::string& c) {
@@ -357,6 +421,10 @@ std::vector<std::string> Repl::completions(const std::string& line, const std::s
       for (const std::string& c : kCommandNames) offer(c);
     } else if (command == ":backend" && index == 1) {
       for (const BackendInfo& b : backend_registry()) offer(std::string(b.name));
+    } else if (command == ":profile" && index == 1) {
+      for (const char* p : {"on", "off", "show"}) offer(p);
+    } else if ((command == ":info" || command == ":list") && index == 1) {
+      for (const std::string& n : engine_->global_names()) offer(n);
     } else if (command == ":emit" && index == 1) {
       for (const std::string& st : emit_stages()) offer(st);
     } else if (command == ":emit" && index == 2) {
@@ -412,8 +480,9 @@ int cmd_repl(CommandLine& cl) {
       terminal, history, [&repl](const std::string& line, const std::string& word) {
         return repl.completions(line, word);
       });
-  if (repl.quit_requested()) return repl.exit_status();
-  return repl.loop(*reader);
+  int status = repl.quit_requested() ? repl.exit_status() : repl.loop(*reader);
+  if (cl.engine.profile) std::fputs(repl.profile_report().c_str(), stderr);
+  return status;
 }
 
 }  // namespace brook::cli

@@ -32,6 +32,8 @@ class Repl {
   // Names to complete `word` with: commands, keywords, builtins, globals.
   std::vector<std::string> completions(const std::string& line, const std::string& word);
   bool quit_requested() const { return quit_; }
+  // `brook repl --profile`: the report at the end of the session.
+  std::string profile_report() { return engine_ ? engine_->profile_report() : std::string(); }
   int exit_status() const { return exit_status_; }
 
  private:
@@ -40,6 +42,8 @@ class Repl {
   // engine cannot start.
   bool reset();
   void show_streams();
+  void show_info(const std::string& name);
+  void profile(const std::vector<std::string>& words);
   void emit(const std::vector<std::string>& words);
   void set_backend(const std::vector<std::string>& words);
   // The entry, or the entry with a ';' added when that finishes an expression

@@ -129,6 +129,7 @@ void* JitBackend::entry(const std::string& kernel_name, const JitCompiler::Emit&
   if (profile_) {
     Profile::Kernel& k = profile_->kernels[kernel_name];
     k.compiles += r.compiled ? 1 : 0;
+    k.cache_loads += r.compiled ? 0 : 1;
     k.compile_ms += r.ms;
     if (!startup_reported_ && compiler_.startup_ms() > 0) {
       profile_->startup_ms += compiler_.startup_ms();

@@ -39,8 +39,18 @@ struct Engine::Impl {
     if (options.profile) {
       streams.set_profile(&profile);
       profile.startup_ms += ms_between(process_start(), Profile::Clock::now());
+      entries_ms = profile.startup_ms;
     }
   }
+
+  // The REPL's wall time is the time spent in entries, not in typing them.
+  struct EntryClock {
+    Impl& impl;
+    Profile::Clock::time_point t0 = Profile::Clock::now();
+    ~EntryClock() {
+      if (impl.options.profile) impl.entries_ms += ms_between(t0, Profile::Clock::now());
+    }
+  };
 
   // --backend, else $BROOK_BACKEND, else the best built. A backend that is
   // not built, or cannot start (no OpenCL platform), throws std::runtime_error.
@@ -460,6 +470,7 @@ struct Engine::Impl {
   std::unique_ptr<PlanOnlySink> plan_only;  // emit_plans
   std::unordered_map<std::string, std::string> last_plans;  // kernel name → its latest plan
   Profile profile;  // --profile; before `streams`, whose backend writes to it
+  double entries_ms = 0;  // the REPL: start-up plus entries run while profiling
   StreamRuntime streams;
   HostLibrary library;
   interp::Compiler compiler;
@@ -484,7 +495,11 @@ int Engine::run(std::span<const std::string> argv) { return impl_->run(argv); }
 FrontEnd& Engine::front_end() { return impl_->front; }
 
 Engine::EntryResult Engine::eval(std::string name, std::string text, bool allow_incomplete) {
-  FrontEnd::Unit unit = impl_->front.load_source(std::move(name), text, allow_incomplete);
+  Impl::EntryClock clock{*impl_};
+  FrontEnd::Unit unit = [&] {
+    ProfileTimer timer(impl_->options.profile ? &impl_->profile.frontend_ms : nullptr);
+    return impl_->front.load_source(std::move(name), text, allow_incomplete);
+  }();
   return impl_->eval_unit(std::move(unit), text);
 }
 
@@ -519,6 +534,7 @@ std::string Engine::type_of(std::string name, std::string_view expr) {
 }
 
 bool Engine::show_stream(std::string name, std::string_view expr) {
+  Impl::EntryClock clock{*impl_};
   return impl_->print_stream(std::string(expr), std::move(name));
 }
 
@@ -659,7 +675,19 @@ std::string Engine::emit(std::string_view stage, std::string_view name) {
 
 std::string Engine::profile_report() {
   if (!impl_->options.profile) return backend_profile_report(impl_->streams.backend());
+  if (impl_->options.repl)
+    return impl_->profile.report(impl_->entries_ms, "time in entries (and start-up)");
   return impl_->profile.report(ms_between(process_start(), Profile::Clock::now()));
+}
+
+void Engine::set_profiling(bool on) {
+  Impl& impl = *impl_;
+  if (on && !impl.options.profile) {
+    impl.profile = Profile{};  // rows from now on
+    impl.entries_ms = 0;
+  }
+  impl.options.profile = on;
+  impl.streams.set_profile(on ? &impl.profile : nullptr);
 }
 
 const Profile* Engine::profile() const { return impl_->options.profile ? &impl_->profile : nullptr; }

@@ -140,6 +140,21 @@ class Engine {
   std::string profile_report();
   // The rows themselves (null when not profiling).
   const Profile* profile() const;
+  // The REPL's `:profile on|off`: start collecting the rows afresh, or stop
+  // (the rows so far stay until the next start). In a REPL session the wall
+  // time of the report is the time spent running entries, not typing them.
+  void set_profiling(bool on);
+
+  // What the session has defined, newest definition of each name (REPL
+  // `:info`): kind is "kernel", "reduction", "function", "stream",
+  // "variable", "type" or "struct"; text is the declaration as written in
+  // Brook ("kernel void k(float a<>, out float b<>)", "float a<4, 6>").
+  struct Definition {
+    std::string kind;
+    std::string name;
+    std::string text;
+  };
+  std::vector<Definition> definitions();
 
   FrontEnd& front_end();
 
