@@ -35,6 +35,50 @@ std::string describe(const ast::ParamDecl& p) {
   return "'" + p.name + "' (" + what + (p.type ? " of " + p.type->name() : "") + ")";
 }
 
+// A Brook type's scalars in memory order, as brook::Layout lists a C++ type's.
+void brook_layout_of(const Type* t, std::size_t offset,
+                     std::vector<std::pair<std::size_t, std::string>>& out) {
+  if (!t) return;
+  if (t->is_scalar()) {
+    out.emplace_back(offset, t->name());
+  } else if (t->is_vector() || t->is_array()) {
+    for (uint32_t i = 0; i < t->count; ++i)
+      brook_layout_of(t->elem, offset + i * t->elem->size, out);
+  } else if (t->kind == TypeKind::Struct && t->decl) {
+    for (const ast::FieldDecl& f : t->decl->fields) brook_layout_of(f.type, offset + f.offset, out);
+  }
+}
+
+// Empty when `layout` is `t`'s; otherwise what differs first, in words.
+std::string layout_mismatch(const Type* t, const Layout& layout) {
+  std::vector<std::pair<std::size_t, std::string>> want;
+  brook_layout_of(t, 0, want);
+  auto field = [](std::size_t offset, std::string_view scalar) {
+    const bool vowel =
+        !scalar.empty() && std::string_view("aeiou").find(scalar[0]) != std::string_view::npos;
+    return (vowel ? "an " : "a ") + std::string(scalar) + " at offset " + std::to_string(offset);
+  };
+  for (std::size_t i = 0; i < std::max(want.size(), layout.fields.size()); ++i) {
+    const std::string n = std::to_string(i + 1);
+    if (i >= layout.fields.size()) {
+      return "the C++ type's layout ends after " + std::to_string(i) + " scalars, but " +
+             t->name() + " has " + std::to_string(want.size()) + " (scalar " + n + ": " +
+             field(want[i].first, want[i].second) + ")";
+    }
+    const LayoutField& got = layout.fields[i];
+    if (i >= want.size()) {
+      return "the C++ type has more scalars than " + t->name() + "'s " +
+             std::to_string(want.size()) + " (scalar " + n + ": " + field(got.offset, got.scalar) +
+             ")";
+    }
+    if (got.offset != want[i].first || got.scalar != want[i].second) {
+      return "scalar " + n + " of the C++ type is " + field(got.offset, got.scalar) + ", but " +
+             t->name() + " has " + field(want[i].first, want[i].second);
+    }
+  }
+  return {};
+}
+
 bool takes_stream(ast::ParamKind k) {
   return k == ast::ParamKind::Input || k == ast::ParamKind::Iter || k == ast::ParamKind::Out ||
          k == ast::ParamKind::Gather || k == ast::ParamKind::Reduce;
@@ -133,6 +177,11 @@ void Engine::load_source(std::string_view source, std::string_view name) {
 }
 
 std::string Engine::eval(std::string_view entry) {
+  // A stream or a view is described, not printed (the REPL prints it).
+  if (auto shape = session_->engine().complete_entry(entry); shape && !shape->stream.empty()) {
+    std::string type = session_->engine().type_of("<eval>", shape->stream);
+    if (!type.empty()) return type;
+  }
   return session_->eval("<eval>", std::string(entry), true).value;
 }
 
@@ -153,6 +202,45 @@ AnyStream Engine::make_stream(std::string_view element_type, std::size_t element
                               std::initializer_list<int64_t> extents) {
   return AnyStream(detail::new_stream(session_, element_type, element_size,
                                       std::span<const int64_t>(extents.begin(), extents.size())));
+}
+
+AnyStream Engine::stream_named(std::string_view name) {
+  for (const InternalEngine::StreamInfo& s : session_->engine().live_streams()) {
+    if (s.name != name || name.rfind("__brook_api_", 0) == 0) continue;
+    auto state = std::make_shared<detail::StreamState>();
+    state->session = session_;
+    state->owned = false;
+    state->name = s.name;
+    state->element_type = s.element_type;
+    state->extents = s.extents;
+    state->count = 1;
+    for (int64_t e : s.extents) state->count *= static_cast<std::size_t>(e);
+    state->element_size = state->count ? s.bytes / state->count : 0;
+    return AnyStream(std::move(state));
+  }
+  bool declared = session_->engine().front_end().sema().lookup_global(name) != nullptr;
+  detail::Session::fail(declared ? "'" + std::string(name) +
+                                       "' is not a stream whose declaration has run"
+                                 : "no stream named '" + std::string(name) + "'");
+}
+
+void Engine::check_element_size(const AnyStream& s, std::size_t size) {
+  if (s.element_size() != size) {
+    detail::Session::fail("a " + std::string(s.element_type()) + " element is " +
+                          std::to_string(s.element_size()) +
+                          " bytes, but the C++ element type has " + std::to_string(size));
+  }
+}
+
+void Engine::check_element_layout(const AnyStream& s, const Layout& layout) {
+  if (!s.state_ || !s.state_->session) return;
+  const ast::Decl* d = s.state_->session->engine().front_end().sema().lookup_global(s.state_->name);
+  const auto* v = d ? d->as<ast::VarDecl>() : nullptr;
+  const Type* t = v && v->type ? v->type->elem : nullptr;
+  if (!t) return;
+  if (std::string why = layout_mismatch(t, layout); !why.empty()) {
+    detail::Session::fail("stream of " + std::string(s.element_type()) + ": " + why);
+  }
 }
 
 namespace {
@@ -195,6 +283,10 @@ std::string call_text(detail::Session& session, const ast::FuncDecl& f, const st
       detail::Session::fail(where + ": a " + p.type->name() + " is " +
                             std::to_string(p.type->size) + " bytes, the C++ value " +
                             std::to_string(a.size));
+    }
+    if (a.layout) {
+      if (std::string why = layout_mismatch(p.type, a.layout()); !why.empty())
+        detail::Session::fail(where + ": " + why);
     }
     values->back() = session.value_global("arg" + std::to_string(i), type, a.data, a.size);
     text += values->back();

@@ -155,8 +155,9 @@ struct StreamState {
   size_t element_size = 0;
   std::vector<int64_t> extents;
   size_t count = 0;
+  bool owned = true;  // false: a stream the Brook program declared (stream_named)
   ~StreamState() {
-    if (session) session->engine().release_stream(name);
+    if (session && owned) session->engine().release_stream(name);
   }
 };
 

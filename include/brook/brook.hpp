@@ -14,6 +14,7 @@
 // independent.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -92,13 +93,97 @@ constexpr std::string_view scalar_name() {
   else return "";
 }
 
+}  // namespace detail
+
+// The scalars of a C++ value in memory order, each with its byte offset and
+// Brook scalar name: what a struct or vector argument is checked against
+// (`struct F4 { float x, y, z, w; }` for a float4 is four floats at 0, 4, 8,
+// 12). An embedder describes its own struct with a function found by ADL:
+//
+//   struct Particle { F3 pos; float mass; };
+//   brook::Layout brook_layout(const Particle&) {
+//     return brook::layout(&Particle::pos, &Particle::mass);
+//   }
+//
+// A member may be a scalar, a described struct, or a C array of either.
+// Values of undescribed types are checked by size only.
+struct LayoutField {
+  std::size_t offset = 0;
+  std::string_view scalar;  // "float", "unsigned int", …
+  bool operator==(const LayoutField&) const = default;
+};
+struct Layout {
+  std::vector<LayoutField> fields;  // empty: not described
+};
+
+namespace detail {
+
+template <class T>
+concept described = requires(const T& t) {
+  { brook_layout(t) } -> std::same_as<Layout>;
+};
+
+template <class T>
+void append_layout(Layout& out, std::size_t offset);
+
+template <class T, class M>
+std::size_t member_offset(M T::*member) {
+  static const T probe{};
+  return static_cast<std::size_t>(reinterpret_cast<const unsigned char*>(&(probe.*member)) -
+                                  reinterpret_cast<const unsigned char*>(&probe));
+}
+
+}  // namespace detail
+
+// T's scalars: one for a scalar, flattened for a C array, the embedder's
+// brook_layout() for a struct; empty when T is none of these.
+template <class T>
+Layout layout_of() {
+  Layout out;
+  detail::append_layout<std::remove_cv_t<T>>(out, 0);
+  return out;
+}
+
+// brook_layout()'s body: the members of one struct, in declaration order.
+template <class T, class... M>
+Layout layout(M T::*... members) {
+  Layout out;
+  (detail::append_layout<std::remove_cv_t<M>>(out, detail::member_offset(members)), ...);
+  return out;
+}
+
+namespace detail {
+
+template <class T>
+void append_layout(Layout& out, std::size_t offset) {
+  if constexpr (!scalar_name<T>().empty()) {
+    out.fields.push_back({offset, scalar_name<T>()});
+  } else if constexpr (std::is_array_v<T>) {
+    using E = std::remove_cv_t<std::remove_extent_t<T>>;
+    for (std::size_t i = 0; i < std::extent_v<T>; ++i)
+      append_layout<E>(out, offset + i * sizeof(E));
+  } else if constexpr (described<T>) {
+    for (const LayoutField& f : brook_layout(T{}).fields)
+      out.fields.push_back({offset + f.offset, f.scalar});
+  }
+}
+
 // One argument of call/invoke, type-erased: a stream, or the bytes of a value.
 struct Arg {
   const StreamState* stream = nullptr;
   const void* data = nullptr;
   std::size_t size = 0;
-  std::string_view scalar;  // Brook scalar type name, or empty
+  std::string_view scalar;       // Brook scalar type name, or empty
+  Layout (*layout)() = nullptr;  // a described struct's layout_of<T>
 };
+
+template <class T>
+constexpr Layout (*layout_function())() {
+  if constexpr (described<std::remove_cv_t<T>>)
+    return &layout_of<T>;
+  else
+    return nullptr;
+}
 
 }  // namespace detail
 
@@ -159,7 +244,8 @@ class Engine {
   void load_file(const std::string& path);
   void load_source(std::string_view source, std::string_view name = "<source>");
   // One entry as in the REPL: declarations, statements or an expression.
-  // Returns the expression's value as the REPL shows it ("42"), else "".
+  // Returns the expression's value as the REPL shows it ("42"); of a stream
+  // or a view, its element type and shape ("float<4, 6>"); else "".
   std::string eval(std::string_view entry);
 
   // A new zeroed stream; the element type is T's Brook scalar name, or given.
@@ -171,7 +257,22 @@ class Engine {
   }
   template <class T>
   Stream<T> stream(std::string_view element_type, std::initializer_list<int64_t> extents) {
-    return Stream<T>(make_stream(element_type, sizeof(T), extents));
+    Stream<T> s(make_stream(element_type, sizeof(T), extents));
+    if constexpr (detail::described<std::remove_cv_t<T>>) check_element_layout(s, layout_of<T>());
+    return s;
+  }
+
+  // A handle to a stream that Brook code declared at top level
+  // (`float a<8>;` in a loaded source): reading, writing and passing it work
+  // on the program's own stream. Throws Error when no live stream has that
+  // name, or (typed form) when T's size differs from the element's.
+  AnyStream stream_named(std::string_view name);
+  template <class T>
+  Stream<T> stream_named(std::string_view name) {
+    Stream<T> s(stream_named(name));
+    check_element_size(s, sizeof(T));
+    if constexpr (detail::described<std::remove_cv_t<T>>) check_element_layout(s, layout_of<T>());
+    return s;
   }
 
   // Launches a kernel: streams for stream and gather parameters, plain
@@ -187,6 +288,11 @@ class Engine {
     T out{};
     reduce_erased(reducer, input, &out, sizeof(T), detail::scalar_name<T>());
     return out;
+  }
+  // Folds `input` into the stream `target` (LANGUAGE.md §7's block rule:
+  // each target element receives the fold of its block of the input).
+  void reduce(std::string_view reducer, const AnyStream& input, const AnyStream& target) {
+    reduce_call(reducer, input, target);
   }
   // Calls a reduce function positionally, as a .br call `r(in, target)` does
   // (LANGUAGE.md §7): the reduce target is a stream (folded block-wise) or a
@@ -250,7 +356,8 @@ class Engine {
     } else {
       static_assert(std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T>,
                     "arguments are streams or plain standard-layout values");
-      return detail::Arg{nullptr, &v, sizeof(T), detail::scalar_name<T>()};
+      return detail::Arg{nullptr, &v, sizeof(T), detail::scalar_name<T>(),
+                         detail::layout_function<T>()};
     }
   }
   AnyStream make_stream(std::string_view element_type, std::size_t element_size,
@@ -262,6 +369,8 @@ class Engine {
   void invoke_erased(std::string_view function, std::span<const detail::Arg> args, void* out,
                      std::size_t size, std::string_view scalar);
   void global_erased(std::string_view name, void* data, std::size_t size, bool write) const;
+  static void check_element_size(const AnyStream& s, std::size_t size);
+  static void check_element_layout(const AnyStream& s, const Layout& layout);
 
   std::shared_ptr<detail::Session> session_;
 };
