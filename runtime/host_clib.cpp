@@ -358,6 +358,8 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
     case Builtin::lroundf: return put<int64_t>(std::lround(arg(m, 0).f));
     case Builtin::ilogb: return put<int32_t>(std::ilogb(arg(m, 0).d));
     case Builtin::ilogbf: return put<int32_t>(std::ilogb(arg(m, 0).f));
+    case Builtin::fpclassify: return put<int32_t>(std::fpclassify(arg(m, 0).d));
+    case Builtin::fpclassifyf: return put<int32_t>(std::fpclassify(arg(m, 0).f));
     default: return std::nullopt;
   }
 }

@@ -244,6 +244,8 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::lroundf, "lroundf", "long lroundf(float x)"),
     proto(B::ilogb, "ilogb", "int ilogb(double x)"),
     proto(B::ilogbf, "ilogbf", "int ilogbf(float x)"),
+    proto(B::fpclassify, "__fpclassify", "int __fpclassify(double x)"),
+    proto(B::fpclassifyf, "__fpclassifyf", "int __fpclassifyf(float x)"),
     proto(B::qsort, "qsort",
           "void qsort(void* base, unsigned long n, unsigned long size, __compar_fn_t cmp)"),
     proto(B::bsearch, "bsearch",

@@ -231,6 +231,8 @@ enum class Builtin : uint16_t {
   lroundf,
   ilogb,
   ilogbf,
+  fpclassify,   // glibc's __fpclassify: what the fpclassify macro calls
+  fpclassifyf,
   qsort,
   bsearch,
   count_  // number of entries
