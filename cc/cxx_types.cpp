@@ -62,6 +62,11 @@ void CxxTypes::define(const Type* t) {
   definitions_ += "#ifndef " + guard + "\n#define " + guard + "\n" + body;
   definitions_ += "static_assert(sizeof(" + cxx_name + ") == " + std::to_string(t->size) +
                   ", \"the layout brook gives " + name + "\");\n";
+  // brook/brook.hpp defines BrookGPU's vector types itself; the element
+  // name is this header's either way.
+  std::string element_guard =
+      "BROOK_CC_ELEMENT_" + guard.substr(std::string("BROOK_CC_TYPE_").size());
+  definitions_ += "#endif\n#ifndef " + element_guard + "\n#define " + element_guard + "\n";
   definitions_ += "template <>\nstruct brook_cc::element<" + cxx_name +
                   "> {\n  static constexpr const char* name = \"" + name + "\";\n};\n#endif\n\n";
 }

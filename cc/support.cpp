@@ -6,8 +6,8 @@
 namespace brook::cc {
 
 const char* support_text() {
-  return R"brook_cc(#ifndef BROOK_CC_SUPPORT_1
-#define BROOK_CC_SUPPORT_1
+  return R"brook_cc(#ifndef BROOK_CC_SUPPORT_2
+#define BROOK_CC_SUPPORT_2
 #include <brook/brook.hpp>
 
 #include <cstdio>
@@ -40,22 +40,15 @@ struct Register {
   }
 };
 
-// The one engine of the process, created on first use (after static
-// initialisation has registered every file, whose options it takes): the
-// backend named by $BROOK_BACKEND, else the JIT; compiled kernels are kept in
-// the disk cache, so a second run compiles nothing.
+// The one engine of the process (brook::shared_engine(): the backend named
+// by $BROOK_BACKEND, else the JIT; compiled kernels are kept in the disk
+// cache, so a second run compiles nothing), which BrookGPU's ::brook::stream
+// objects live on too. Each registered file adds its -D and -I options
+// before it is loaded.
 inline brook::Engine& raw_engine() {
-  static brook::Engine engine([] {
-    brook::Options o;
-    const char* b = std::getenv("BROOK_BACKEND");
-    o.backend = (b && *b) ? brook::Backend::automatic : brook::Backend::jit;
-    for (const Source& s : pending_sources()) {
-      o.defines.insert(o.defines.end(), s.defines.begin(), s.defines.end());
-      o.include_dirs.insert(o.include_dirs.end(), s.include_dirs.begin(), s.include_dirs.end());
-    }
-    return o;
-  }());
-  return engine;
+  brook::Engine& e = brook::shared_engine();
+  for (const Source& s : pending_sources()) e.add_preprocessor_options(s.defines, s.include_dirs);
+  return e;
 }
 // The engine with every registered file loaded (top-level statements run).
 inline brook::Engine& engine() {
@@ -109,7 +102,7 @@ brook::Stream<T> stream(std::initializer_list<int64_t> extents) {
 }
 
 }  // namespace brook_cc
-#endif  // BROOK_CC_SUPPORT_1
+#endif  // BROOK_CC_SUPPORT_2
 
 )brook_cc";
 }

@@ -101,6 +101,7 @@ class Generator {
       }
     }
     add(f, "void", params, "brook_cc::engine().call(\"" + f.name + "\"" + arg_list(f) + ");");
+    brookgpu_form(f, "call", false);
   }
 
   // A reduction: one overload folding into a host variable (by reference),
@@ -120,6 +121,7 @@ class Generator {
       }
       add(f, "void", params,
           "brook_cc::engine().reduce_call(\"" + f.name + "\"" + arg_list(f) + ");");
+      brookgpu_form(f, "reduce_call", as_value);
     }
   }
 
@@ -174,6 +176,35 @@ class Generator {
     }
     std::string d = types_.declare(p.type, name);
     return d.empty() || (p.type && p.type->is_array()) ? "" : d;
+  }
+
+  // The signature BrookGPU's brcc gave the same kernel, which BrookGPU
+  // applications declare in their own headers: every stream, gather and
+  // iterator a `::brook::stream` by value, constants `const T`, a reduction
+  // into a host variable by reference.
+  void brookgpu_form(const ast::FuncDecl& f, const char* launch, bool reduce_as_value) {
+    std::vector<std::string> params;
+    std::string args;
+    for (const auto& p : f.params) {
+      std::string name = param_name(*p);
+      bool as_stream =
+          is_stream_param(*p) || (p->pkind == ast::ParamKind::Reduce && !reduce_as_value);
+      if (as_stream) {
+        params.push_back("::brook::stream " + name);
+        args += ", " + name + ".handle()";
+        continue;
+      }
+      std::string d = param(*p, reduce_as_value);
+      if (d.empty()) return;
+      params.push_back(p->pkind == ast::ParamKind::Reduce ? d : "const " + d);
+      args += ", " + name;
+    }
+    out_.declarations += "#ifndef BROOK_NO_BROOKGPU_API\n";
+    out_.definitions += "#ifndef BROOK_NO_BROOKGPU_API\n";
+    add(f, "void", params,
+        std::string("brook_cc::engine().") + launch + "(\"" + f.name + "\"" + args + ");");
+    out_.declarations += "#endif\n";
+    out_.definitions += "#endif\n";
   }
 
   static std::string arg_list(const ast::FuncDecl& f) {

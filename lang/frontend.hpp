@@ -51,6 +51,9 @@ class FrontEnd {
   TypeContext& types() { return types_; }
   Sema& sema() { return *sema_; }
   const std::vector<std::unique_ptr<ast::Program>>& programs() const { return programs_; }
+  // -D and -I for files and sources loaded from now on (`brook cc` programs
+  // add each generated file's options to one shared engine).
+  PreprocessOptions& preprocess_options() { return options_.preprocess; }
   // With keep_macros: the macros in force after the latest load (an entry
   // found incomplete leaves them as they were).
   const MacroTable& macros() const { return macros_; }

@@ -1,6 +1,7 @@
 // include/brook/brook.hpp over the internal Engine. Every operation becomes a
 // REPL-style entry (hidden globals carry values in and out), so embedders get
 // exactly the checks and diagnostics of Brook source.
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -185,6 +186,18 @@ std::string Engine::eval(std::string_view entry) {
   return session_->eval("<eval>", std::string(entry), true).value;
 }
 
+void Engine::add_preprocessor_options(std::span<const std::string> defines,
+                                      std::span<const std::string> include_dirs) {
+  PreprocessOptions& o = session_->engine().front_end().preprocess_options();
+  auto add = [](std::vector<std::string>& to, std::span<const std::string> from) {
+    for (const std::string& s : from) {
+      if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
+    }
+  };
+  add(o.defines, defines);
+  add(o.include_dirs, include_dirs);
+}
+
 bool Engine::has(std::string_view name) const {
   return session_->engine().front_end().sema().lookup_global(name) != nullptr;
 }
@@ -302,6 +315,7 @@ void Engine::call_erased(std::string_view kernel, std::span<const detail::Arg> a
   std::vector<std::string> values;
   std::string text = call_text(*session_, *f, k, "kernel", args, &values);
   session_->eval("<call " + k + ">", text);
+  session_->launched();
 }
 
 void Engine::reduce_call_erased(std::string_view reducer, std::span<const detail::Arg> args) {
@@ -310,6 +324,7 @@ void Engine::reduce_call_erased(std::string_view reducer, std::span<const detail
   std::vector<std::string> values;
   std::string text = call_text(*session_, *f, r, "reduce function", args, &values);
   session_->eval("<reduce " + r + ">", text);
+  session_->launched();
   // A host-variable target receives the fold (the caller passed an lvalue).
   for (size_t i = 0; i < args.size(); ++i) {
     if (f->params[i]->pkind != ast::ParamKind::Reduce || args[i].stream) continue;
@@ -352,6 +367,7 @@ void Engine::reduce_erased(std::string_view reducer, const AnyStream& input, voi
     text += f->params[i]->pkind == ast::ParamKind::Reduce ? result : input.state_->name;
   }
   session_->eval("<reduce " + r + ">", text + ");");
+  session_->launched();
   const Type* t = nullptr;
   std::optional<std::span<uint8_t>> bytes = session_->engine().global_bytes(result, &t);
   if (bytes) std::memcpy(out, bytes->data(), size);
@@ -386,6 +402,7 @@ void Engine::invoke_erased(std::string_view function, std::span<const detail::Ar
   text += ")";
   if (!out) {
     session_->eval("<invoke " + fn + ">", text + ";");
+    session_->launched();
     return;
   }
   const Type* rt = f->return_type;
@@ -398,6 +415,7 @@ void Engine::invoke_erased(std::string_view function, std::span<const detail::Ar
   }
   std::string result = session_->value_global("return", type, nullptr, size);
   session_->eval("<invoke " + fn + ">", result + " = " + text + ";");
+  session_->launched();
   const Type* t = nullptr;
   std::optional<std::span<uint8_t>> bytes = session_->engine().global_bytes(result, &t);
   if (bytes) std::memcpy(out, bytes->data(), size);

@@ -21,6 +21,9 @@ using InternalEngine = Engine;
 
 namespace brook::api::detail {
 
+class Session;
+void release_device_at_exit(Session* session);
+
 class Session {
  public:
   explicit Session(const Options& o) : engine_(internal_options(o)), user_output_(o.output) {
@@ -114,6 +117,16 @@ class Session {
     return it->second;
   }
   std::string fresh_name() { return "__brook_api_" + std::to_string(next_id_++); }
+  // The process-wide session (Brook+'s API, BrookGPU's, `brook cc`'s code)
+  // outlives main(), but a device backend must not be torn down in the exit
+  // handlers after the driver's own (PoCL registers one on its first
+  // compile, and crashes when a program is released after it ran). After a
+  // launch, an exit handler registered then runs before the driver's: it
+  // moves the streams to the interpreter while the driver is still alive.
+  bool process_wide = false;
+  void launched() {
+    if (process_wide) release_device_at_exit(this);
+  }
 
   InternalEngine& engine() { return engine_; }
 
@@ -155,7 +168,8 @@ struct StreamState {
   size_t element_size = 0;
   std::vector<int64_t> extents;
   size_t count = 0;
-  bool owned = true;  // false: a stream the Brook program declared (stream_named)
+  bool owned = true;  // false: a stream the Brook program declared (stream_named), or a view
+  std::shared_ptr<StreamState> parent;  // a view's stream, kept alive
   ~StreamState() {
     if (session && owned) session->engine().release_stream(name);
   }

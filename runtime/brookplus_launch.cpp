@@ -19,19 +19,6 @@ std::set<const char*>& loaded_sources() {
   return loaded;
 }
 
-// The process session outlives main(), but a device backend must not be torn
-// down in the exit handlers after the driver's own (PoCL registers one on its
-// first compile, and crashes when a program is released or a queued kernel
-// compiles after it ran). A handler registered after the first launch runs
-// before the driver's: it moves the streams to the interpreter and releases
-// the device while the driver is still alive.
-void release_device_at_exit() {
-  const std::shared_ptr<api::detail::Session>& session = process_session();
-  if (session->engine().backend_name() == "interp") return;
-  std::string error;
-  session->engine().switch_backend("interp", &error);
-}
-
 bool is_output(ast::ParamKind k) {
   return k == ast::ParamKind::Out || k == ast::ParamKind::Reduce;
 }
@@ -172,8 +159,7 @@ void Launch::run(LaunchDomain* domain) {
       text += (i ? ", " : "") + arg;
     }
     session->eval("<" + st.function + ">", text + ");");
-    static const bool release_registered = std::atexit(release_device_at_exit) == 0;
-    (void)release_registered;
+    session->launched();
     if (st.reduce_out) {
       const Type* t = nullptr;
       std::optional<std::span<uint8_t>> bytes =

@@ -9,8 +9,11 @@
 namespace brook::plus {
 
 const std::shared_ptr<api::detail::Session>& process_session() {
-  static const std::shared_ptr<api::detail::Session> session =
-      std::make_shared<api::detail::Session>(api::Options{});
+  static const std::shared_ptr<api::detail::Session> session = [] {
+    auto s = std::make_shared<api::detail::Session>(api::Options{});
+    s->process_wide = true;
+    return s;
+  }();
   return session;
 }
 

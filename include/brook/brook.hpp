@@ -28,6 +28,7 @@
 #include <vector>
 
 namespace brook {
+class stream;  // BrookGPU's stream handle (the end of this header)
 // The inline namespace keeps these symbols apart from brook's internal classes
 // of the same names (the library holds both); users just write brook::Engine.
 inline namespace api {
@@ -201,6 +202,7 @@ class AnyStream {
 
  protected:
   friend class Engine;
+  friend class ::brook::stream;
   explicit AnyStream(std::shared_ptr<detail::StreamState> s) : state_(std::move(s)) {}
   void read_bytes(const void* host, std::size_t bytes);  // host → stream
   void write_bytes(void* host, std::size_t bytes) const;  // stream → host
@@ -337,6 +339,11 @@ class Engine {
   void compile_source(std::string_view source, std::string_view name);
   int run(std::span<const std::string> argv);
 
+  // Adds -D NAME[=VALUE] and -I DIR for sources loaded from now on (each
+  // only once).
+  void add_preprocessor_options(std::span<const std::string> defines,
+                                std::span<const std::string> include_dirs);
+
   // Whether the program declares `name` (a function, kernel or global).
   bool has(std::string_view name) const;
 
@@ -373,7 +380,166 @@ class Engine {
   static void check_element_layout(const AnyStream& s, const Layout& layout);
 
   std::shared_ptr<detail::Session> session_;
+  friend class ::brook::stream;
+  friend Engine& shared_engine();
+  explicit Engine(std::shared_ptr<detail::Session> s) : session_(std::move(s)) {}
 };
+
+// The engine of the process, created on first use on the backend
+// $BROOK_BACKEND names (else the JIT), with the disk cache: the one that
+// BrookGPU's host interface below and the functions `brook cc` generates use.
+Engine& shared_engine();
 
 }  // namespace api
 }  // namespace brook
+
+#ifndef BROOK_NO_BROOKGPU_API
+// ---------------------------------------------------------------------------
+// BrookGPU's C++ host interface, as its applications use it from .cpp files
+// whose kernels `brook cc` translated:
+//
+//   ::brook::stream s(::brook::getStreamType((float4*)0), height, width, -1);
+//   streamRead(s, data);
+//   kscale(2.0f, s, t);               // void kscale(const float, ::brook::stream, ::brook::stream)
+//   streamWrite(t, out);
+//
+// Streams live on brook::shared_engine(). The vector types are BrookGPU's
+// global ones, laid out as Brook's (define BROOK_NO_BROOKGPU_API before
+// including this header to leave the global namespace alone).
+#ifndef BROOK_CC_TYPE_float2
+#define BROOK_CC_TYPE_float2
+struct float2 {
+  float x, y;
+};
+#endif
+#ifndef BROOK_CC_TYPE_float3
+#define BROOK_CC_TYPE_float3
+struct float3 {
+  float x, y, z;
+};
+#endif
+#ifndef BROOK_CC_TYPE_float4
+#define BROOK_CC_TYPE_float4
+struct float4 {
+  float x, y, z, w;
+};
+#endif
+#ifndef BROOK_CC_TYPE_double2
+#define BROOK_CC_TYPE_double2
+struct double2 {
+  double x, y;
+};
+#endif
+#ifndef BROOK_CC_TYPE_int2
+#define BROOK_CC_TYPE_int2
+struct int2 {
+  int x, y;
+};
+#endif
+#ifndef BROOK_CC_TYPE_int3
+#define BROOK_CC_TYPE_int3
+struct int3 {
+  int x, y, z;
+};
+#endif
+#ifndef BROOK_CC_TYPE_int4
+#define BROOK_CC_TYPE_int4
+struct int4 {
+  int x, y, z, w;
+};
+#endif
+
+namespace brook {
+
+// BrookGPU's element type codes; getStreamType((T*)0) lists T's fields,
+// ended by __BRTNONE.
+enum StreamType {
+  __BRTNONE = -1,
+  __BRTSTREAM = 0,
+  __BRTFLOAT = 1,
+  __BRTFLOAT2 = 2,
+  __BRTFLOAT3 = 3,
+  __BRTFLOAT4 = 4,
+  __BRTFIXED = 5,
+  __BRTFIXED2 = 6,
+  __BRTFIXED3 = 7,
+  __BRTFIXED4 = 8,
+  __BRTSHORTFIXED = 9,
+  __BRTSHORTFIXED2 = 10,
+  __BRTSHORTFIXED3 = 11,
+  __BRTSHORTFIXED4 = 12,
+  __BRTDOUBLE = 13,
+  __BRTDOUBLE2 = 14,
+};
+
+template <class T>
+const StreamType* getStreamType(T* unused = 0);
+#define BROOK_STREAM_TYPE(T, CODE)                        \
+  template <>                                             \
+  inline const StreamType* getStreamType(T*) {            \
+    static const StreamType result[] = {CODE, __BRTNONE}; \
+    return result;                                        \
+  }
+BROOK_STREAM_TYPE(float, __BRTFLOAT)
+BROOK_STREAM_TYPE(::float2, __BRTFLOAT2)
+BROOK_STREAM_TYPE(::float3, __BRTFLOAT3)
+BROOK_STREAM_TYPE(::float4, __BRTFLOAT4)
+BROOK_STREAM_TYPE(double, __BRTDOUBLE)
+BROOK_STREAM_TYPE(::double2, __BRTDOUBLE2)
+#undef BROOK_STREAM_TYPE
+
+// A stream handle: copies share the storage (BrookGPU's reference count).
+class stream {
+ public:
+  stream() = default;
+  // BrookGPU's form: the element type, then the extents (slowest first,
+  // as declared in Brook), ended by -1.
+  stream(const StreamType* type, ...);
+  template <class T>
+  static stream create(int extent) {
+    return stream(getStreamType((T*)0), extent, -1);
+  }
+  template <class T>
+  static stream create(int y, int x) {
+    return stream(getStreamType((T*)0), y, x, -1);
+  }
+  // A handle of the embedding API's stream (brook::Stream<T>, AnyStream).
+  explicit stream(AnyStream s) : s_(std::move(s)) {}
+
+  void read(const void* data);   // streamRead: every element from host memory
+  void write(void* data) const;  // streamWrite: every element to host memory
+  // A view: [min, max) per dimension, x (the fastest) first, as .domain() in Brook.
+  stream domain(int min, int max) const;
+  stream domain(const ::int2& min, const ::int2& max) const;
+  stream domain(const ::int3& min, const ::int3& max) const;
+  stream domain(const ::int4& min, const ::int4& max) const;
+  void swap(stream& other) { std::swap(s_, other.s_); }
+
+  const AnyStream& handle() const { return s_; }
+  const std::vector<int64_t>& extents() const { return s_.extents(); }
+
+ private:
+  stream domain_of(std::initializer_list<int> min, std::initializer_list<int> max) const;
+  AnyStream s_;
+};
+
+}  // namespace brook
+
+inline void streamRead(::brook::stream& s, const void* data) {
+  s.read(data);
+}
+inline void streamWrite(const ::brook::stream& s, void* data) {
+  s.write(data);
+}
+inline void streamSwap(::brook::stream& a, ::brook::stream& b) {
+  a.swap(b);
+}
+// BrookGPU's streamSize: the extents as a float4, x (the fastest) first.
+inline ::float4 streamSize(const ::brook::stream& s) {
+  const std::vector<int64_t>& e = s.extents();
+  float v[4] = {0, 0, 0, 0};
+  for (std::size_t i = 0; i < e.size() && i < 4; ++i)
+    v[i] = static_cast<float>(e[e.size() - 1 - i]);
+  return ::float4{v[0], v[1], v[2], v[3]};
+}
+#endif  // BROOK_NO_BROOKGPU_API

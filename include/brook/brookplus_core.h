@@ -170,3 +170,12 @@ BROOK_PLUS_HOST_VECTORS(unsigned char, uchar)
 BROOK_PLUS_HOST_VECTORS(short, short)
 BROOK_PLUS_HOST_VECTORS(unsigned short, ushort)
 #undef BROOK_PLUS_HOST_VECTORS
+// brook/brook.hpp (BrookGPU's host interface) defines these names too when
+// it is included after this header (inside the library); it keeps these.
+#define BROOK_CC_TYPE_float2
+#define BROOK_CC_TYPE_float3
+#define BROOK_CC_TYPE_float4
+#define BROOK_CC_TYPE_double2
+#define BROOK_CC_TYPE_int2
+#define BROOK_CC_TYPE_int3
+#define BROOK_CC_TYPE_int4

@@ -1,0 +1,147 @@
+// BrookGPU's C++ host interface (the end of include/brook/brook.hpp) and the
+// process-wide engine it shares with Brook+'s API and `brook cc`'s code.
+#include <cstdarg>
+#include <cstdlib>
+
+// Not brookplus_impl.hpp: Brook+'s host vector typedefs would replace the
+// BrookGPU vector types this file's signatures use.
+#include "runtime/api_session.hpp"
+
+namespace brook {
+
+namespace plus {
+const std::shared_ptr<api::detail::Session>& process_session();  // brookplus_stream.cpp
+}
+
+namespace api {
+
+namespace detail {
+
+void release_device_at_exit(Session* session) {
+  static Session* const released = session;
+  static const bool registered = std::atexit([] {
+                                   if (released->engine().backend_name() == "interp") return;
+                                   std::string error;
+                                   released->engine().switch_backend("interp", &error);
+                                 }) == 0;
+  (void)registered;
+}
+
+}  // namespace detail
+
+Engine& shared_engine() {
+  static Engine engine(plus::process_session());
+  return engine;
+}
+
+}  // namespace api
+
+namespace {
+
+// Brook's element type for BrookGPU's type list (one field: BrookGPU's
+// multi-field stream types were for structs, which brook cc's own functions take).
+std::pair<std::string, std::size_t> element_of(const StreamType* type) {
+  if (!type || type[0] == __BRTNONE || type[1] != __BRTNONE) {
+    api::detail::Session::fail(
+        "a ::brook::stream of a struct or of no type is not supported; "
+        "declare the stream in the .br file, or use brook::Stream<T>");
+  }
+  switch (type[0]) {
+    case __BRTFLOAT:
+      return {"float", 4};
+    case __BRTFLOAT2:
+      return {"float2", 8};
+    case __BRTFLOAT3:
+      return {"float3", 12};
+    case __BRTFLOAT4:
+      return {"float4", 16};
+    case __BRTDOUBLE:
+      return {"double", 8};
+    case __BRTDOUBLE2:
+      return {"double2", 16};
+    default:
+      api::detail::Session::fail(
+          "BrookGPU's fixed-point stream types (fixed, shortfixed) are not supported");
+  }
+}
+
+}  // namespace
+
+stream::stream(const StreamType* type, ...) {
+  auto [element, size] = element_of(type);
+  std::vector<int64_t> extents;
+  va_list args;
+  va_start(args, type);
+  for (;;) {
+    int e = va_arg(args, int);
+    if (e == -1) break;
+    if (extents.size() == 4) {
+      va_end(args);
+      api::detail::Session::fail("a stream has 1 to 4 extents (the list ends with -1)");
+    }
+    extents.push_back(e);
+  }
+  va_end(args);
+  api::Engine& engine = api::shared_engine();
+  s_ = AnyStream(api::detail::new_stream(engine.session_, element, size, extents));
+}
+
+void stream::read(const void* data) {
+  if (!s_) api::detail::Session::fail("streamRead of a stream that was never declared");
+  s_.read_bytes(data, s_.size() * s_.element_size());
+}
+
+void stream::write(void* data) const {
+  if (!s_) api::detail::Session::fail("streamWrite of a stream that was never declared");
+  s_.write_bytes(data, s_.size() * s_.element_size());
+}
+
+stream stream::domain_of(std::initializer_list<int> min, std::initializer_list<int> max) const {
+  if (!s_) api::detail::Session::fail("domain() of a stream that was never declared");
+  const api::detail::StreamState& base = *s_.state_;
+  const std::size_t rank = base.extents.size();
+  if (min.size() != rank) {
+    api::detail::Session::fail("domain() of a " + std::to_string(rank) + "-D stream takes int" +
+                               (rank == 1 ? std::string() : std::to_string(rank)) + " corners");
+  }
+  // Corners are x (the fastest extent) first; extents are slowest first.
+  auto view = std::make_shared<api::detail::StreamState>();
+  view->session = base.session;
+  view->owned = false;
+  view->parent = s_.state_;
+  view->element_type = base.element_type;
+  view->element_size = base.element_size;
+  view->count = 1;
+  std::string lo, hi;
+  for (std::size_t i = 0; i < rank; ++i) {
+    int a = min.begin()[i], b = max.begin()[i];
+    int64_t extent = base.extents[rank - 1 - i];
+    if (a < 0 || b > extent || a >= b) {
+      api::detail::Session::fail("domain() corner " + std::to_string(a) + ".." + std::to_string(b) +
+                                 " is outside dimension " + std::to_string(i) + " of extent " +
+                                 std::to_string(extent));
+    }
+    view->extents.insert(view->extents.begin(), b - a);
+    view->count *= static_cast<std::size_t>(b - a);
+    lo += (i ? ", " : "") + std::to_string(a);
+    hi += (i ? ", " : "") + std::to_string(b);
+  }
+  std::string vec = rank == 1 ? "" : "int" + std::to_string(rank);
+  view->name = base.name + ".domain(" + vec + "(" + lo + "), " + vec + "(" + hi + "))";
+  return stream(AnyStream(std::move(view)));
+}
+
+stream stream::domain(int min, int max) const {
+  return domain_of({min}, {max});
+}
+stream stream::domain(const ::int2& min, const ::int2& max) const {
+  return domain_of({min.x, min.y}, {max.x, max.y});
+}
+stream stream::domain(const ::int3& min, const ::int3& max) const {
+  return domain_of({min.x, min.y, min.z}, {max.x, max.y, max.z});
+}
+stream stream::domain(const ::int4& min, const ::int4& max) const {
+  return domain_of({min.x, min.y, min.z, min.w}, {max.x, max.y, max.z, max.w});
+}
+
+}  // namespace brook

@@ -1,0 +1,12 @@
+// What a BrookGPU application writes by hand: the prototypes brcc gives the
+// kernels of kernels.br, over BrookGPU's C++ interface.
+#ifndef KERNELS_PROTO_H
+#define KERNELS_PROTO_H
+#include <brook/brook.hpp>
+
+void kscale(const float s, ::brook::stream a, ::brook::stream b);
+void kneighbour(::brook::stream a, const float n, ::brook::stream b);
+void kshift4(::brook::stream a, const float4 by, ::brook::stream b);
+void ksum(::brook::stream a, float& s);
+void ksum(::brook::stream a, ::brook::stream s);
+#endif
