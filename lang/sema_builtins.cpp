@@ -429,6 +429,14 @@ const Type* Sema::Impl::check_stream_builtin(CallExpr& c, const stdlib::BuiltinI
         error(c.args[0]->loc, "'streamRead' cannot write into an iterator stream");
       return types.void_type();
     }
+    case Builtin::streamAssign: {
+      const Type* a = stream_arg(c.args[0], "the left side of '='");
+      const Type* b = stream_arg(c.args[1], "the right side of '='");
+      if (a && b && a->elem != b->elem)
+        error(c.loc, "a stream of " + quoted(a->elem) + " cannot be assigned a stream of " + quoted(b->elem));
+      if (a && a->is_iter) error(c.args[0]->loc, "an iterator stream cannot be assigned");
+      return types.void_type();
+    }
     case Builtin::streamSwap: {
       if (!check_arity(c, 2, false, name)) return types.void_type();
       const Type* a = stream_arg(c.args[0], first(0));

@@ -125,6 +125,10 @@ const Type* Sema::Impl::check_expr(ExprPtr& e) {
       t = check_binary(*e->as<BinaryExpr>());
       break;
     case ExprKind::Assign:
+      if (ExprPtr copy = stream_assignment(*e->as<AssignExpr>())) {
+        e = std::move(copy);
+        return check_expr(e);
+      }
       t = check_assign(*e->as<AssignExpr>());
       break;
     case ExprKind::Conditional:
@@ -438,12 +442,27 @@ bool Sema::Impl::check_modifiable(const Expr& e, std::string_view action) {
   return true;
 }
 
+// BrookGPU's `a = b;` between two streams in host code (LANGUAGE.md §12)
+// copies b's elements into a: the call __streamAssign(a, b), which the stream
+// runtime checks for equal shapes. Null for every other assignment.
+ExprPtr Sema::Impl::stream_assignment(AssignExpr& a) {
+  if (a.op || in_kernel()) return nullptr;
+  const Type* lt = check_expr(a.lhs);
+  if (!lt->is_stream()) return nullptr;
+  auto call = std::make_unique<CallExpr>(a.loc);
+  call->callee = "__streamAssign";
+  call->callee_loc = a.loc;
+  call->args.push_back(std::move(a.lhs));
+  call->args.push_back(std::move(a.rhs));
+  return call;
+}
+
 const Type* Sema::Impl::check_assign(AssignExpr& a) {
   scatter_target = in_kernel() && !a.op && a.lhs->kind == ExprKind::Index;
   const Type* lt = check_expr(a.lhs);
   scatter_target = false;
   if (lt->is_stream()) {
-    error(a.lhs->loc, "streams cannot be assigned; use streamRead, streamWrite or streamSwap");
+    error(a.lhs->loc, "a stream takes no compound assignment: '=' copies a whole stream; compute with a kernel");
     check_expr(a.rhs);
     return err();
   }

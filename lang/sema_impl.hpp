@@ -64,6 +64,7 @@ struct Sema::Impl {
   // True while checking the direct children of a switch body (labels allowed).
   bool labels_allowed = false;
   bool in_kernel() const { return func && func->fkind != ast::FuncKind::Host; }
+  ast::ExprPtr stream_assignment(ast::AssignExpr& a);
   // Set by check_assign for the `a[i]` of `a[i] = v`: the one place a scatter
   // output (§12) may appear; check_gather consumes it.
   bool scatter_target = false;

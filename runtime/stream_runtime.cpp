@@ -396,6 +396,30 @@ StreamArg StreamRuntime::builtin(interp::Machine& m, stdlib::Builtin id, const a
         }
         break;
       }
+      case Builtin::streamAssign: {
+        const StreamView& a = record(nth(args, 0).scalar.u, loc).view;
+        const StreamView& b = record(nth(args, 1).scalar.u, loc).view;
+        if (a.elem != b.elem || canonical_extents(a.extents) != canonical_extents(b.extents)) {
+          auto shape = [](const StreamView& v) {
+            std::string s = v.elem->name() + "<";
+            for (size_t i = 0; i < v.extents.size(); ++i) {
+              if (i) s += ", ";
+              s += std::to_string(v.extents[i]);
+            }
+            return s + ">";
+          };
+          std::string why = "a stream can be assigned only a stream of the same type and shape (";
+          why += shape(b);
+          why += " into ";
+          why += shape(a);
+          throw RuntimeError{loc, why + ")"};
+        }
+        std::vector<std::byte> bytes(Scheduler::host_bytes(b));
+        ProfileTimer timer(transfer_timer(2 * bytes.size()));
+        backend_->read_view(b, bytes);
+        backend_->write_view(a, bytes);
+        break;
+      }
       case Builtin::streamPrint: print(m, record(nth(args, 0).scalar.u, loc).view); break;
       case Builtin::streamReadImage:
       case Builtin::streamWriteImage:

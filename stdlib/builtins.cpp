@@ -95,6 +95,7 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     plain(B::streamRead, "streamRead", Sig::Stream, Where::host),
     plain(B::streamWrite, "streamWrite", Sig::Stream, Where::host),
     plain(B::streamSwap, "streamSwap", Sig::Stream, Where::host),
+    plain(B::streamAssign, "__streamAssign", Sig::Stream, Where::host),
     plain(B::streamPrint, "streamPrint", Sig::Stream, Where::host),
     plain(B::streamReadImage, "streamReadImage", Sig::Stream, Where::host),
     plain(B::streamWriteImage, "streamWriteImage", Sig::Stream, Where::host),

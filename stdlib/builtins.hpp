@@ -84,6 +84,7 @@ enum class Builtin : uint16_t {
   streamRead,
   streamWrite,
   streamSwap,
+  streamAssign,  // `a = b;` between two host streams (sema's rewrite; LANGUAGE.md §12)
   streamPrint,
   // Streams to and from files (§4): images, raw elements, numpy's .npy.
   streamReadImage,
