@@ -4,6 +4,8 @@
 
 #include <brook/brook.hpp>
 
+#include "embed_error_of.hpp"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -23,14 +25,7 @@ struct Fixture {
                                    .output = [this](int s, std::string_view t) { (s == 1 ? out : err) += t; }}};
 };
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const brook::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using embed_test::error_of;
 
 constexpr const char* kKernels = R"(
   kernel void saxpy(float a, float x<>, float y<>, out float r<>) { r = a * x + y; }

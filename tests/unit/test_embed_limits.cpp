@@ -5,6 +5,8 @@
 
 #include <brook/brook.hpp>
 
+#include "embed_error_of.hpp"
+
 #include <string>
 #include <vector>
 
@@ -21,14 +23,7 @@ std::vector<brook::Backend> built_backends() {
   return b;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const brook::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using embed_test::error_of;
 
 constexpr const char* kProgram = R"(
   kernel void twice(float a<>, out float b<>) { b = 2.0f * a; }

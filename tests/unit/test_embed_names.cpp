@@ -5,6 +5,8 @@
 
 #include <brook/brook.hpp>
 
+#include "embed_error_of.hpp"
+
 #include <string>
 #include <vector>
 
@@ -50,14 +52,7 @@ struct Plain {
   float v[4];
 };
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const brook::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using embed_test::error_of;
 
 struct Fixture {
   std::string out, err;
