@@ -45,9 +45,15 @@ std::optional<GatherShape> gather_shape(const Extents& view_ext, const Extents& 
   return g;
 }
 
-char map_kind(const DimMap& d) {
+char map_kind(const DimMap& d, const std::vector<int64_t>& domain) {
   if (d.out_dim < 0) return 'p';
-  return d.num == d.den ? 'i' : 's';
+  if (d.num == d.den) return 'i';
+  const size_t o = static_cast<size_t>(d.out_dim);
+  const int64_t last = o < domain.size() ? domain[o] - 1 : -1;  // the largest position
+  const int64_t limit = int64_t{1} << 31;
+  if (last < 0 || d.num < 0 || d.den <= 0 || d.num >= limit || d.den >= limit) return 's';
+  if (last * d.num < d.den) return 'p';  // floor(pos * num / den) == 0 for every pos <= last
+  return last * d.num < limit ? 'n' : 's';
 }
 
 bool narrow_ok(const MapPlan& plan) {
