@@ -244,8 +244,13 @@ class Analysis {
         if (u->op != UnaryOp::Neg) return std::nullopt;
         return bounded(-r->hi, -r->lo);
       }
-      case ExprKind::Binary:
-        return binary(*e.as<BinaryExpr>(), comp, depth);
+      case ExprKind::Binary: {
+        // The result's own type must hold every value (no wrap-around in it).
+        auto r = binary(*e.as<BinaryExpr>(), comp, depth);
+        std::optional<Range> fits = type_range(t->scalar_of());
+        if (!r || !fits || r->lo < fits->lo || r->hi > fits->hi) return std::nullopt;
+        return r;
+      }
       case ExprKind::Name: {
         auto* n = e.as<NameExpr>();
         if (auto* v = n->decl ? n->decl->as<VarDecl>() : nullptr) {
