@@ -39,12 +39,6 @@ bool small(const Span& s) {
          s.pcoef < kSmall && (s.lo <= s.hi || s.param);
 }
 
-std::optional<Span> constant(int64_t v) {
-  Span s{v, v};
-  if (!small(s)) return std::nullopt;
-  return s;
-}
-
 const Expr* strip_implicit(const Expr* e) {
   while (auto* c = e->as<CastExpr>()) {
     if (!c->implicit || c->cast != CastKind::Convert || c->type != c->operand->type) break;
@@ -53,9 +47,38 @@ const Expr* strip_implicit(const Expr* e) {
   return e;
 }
 
+// Interval arithmetic that gives up (nullopt) before int could overflow: every
+// intermediate value of an accepted index stays within +-2^30, so the int
+// arithmetic the kernel does is the mathematical one.
+std::optional<Range> bounded(int64_t lo, int64_t hi) {
+  if (lo > hi || lo <= -kSmall || hi >= kSmall) return std::nullopt;
+  return Range{lo, hi};
+}
+
+// The values a type holds (the range a conversion to it keeps unchanged).
+std::optional<Range> type_range(const Type* t) {
+  switch (t->kind) {
+    case TypeKind::Bool:
+      return Range{0, 1};
+    case TypeKind::Char:
+      return Range{-128, 127};
+    case TypeKind::UChar:
+      return Range{0, 255};
+    case TypeKind::Short:
+      return Range{-32768, 32767};
+    case TypeKind::UShort:
+      return Range{0, 65535};
+    case TypeKind::Int:
+      return Range{INT32_MIN, INT32_MAX};
+    default:
+      return std::nullopt;
+  }
+}
+
 class Analysis {
  public:
-  Analysis(const FuncDecl& k, bool exact) : kernel_(k), exact_(exact) {}
+  Analysis(const FuncDecl& k, bool exact, const LaunchFacts& facts)
+      : kernel_(k), exact_(exact), facts_(facts) {}
 
   std::vector<GatherAccess> run() {
     if (!kernel_.body) return {};
@@ -71,15 +94,20 @@ class Analysis {
       exprs(f->cond.get());
       exprs(f->step.get());
       std::optional<CountedLoop> loop = counted_loop(*f);
+      std::optional<Range> r;
       if (loop && loop->range) {
-        counters_[loop->counter] = *loop->range;
-      } else if (loop && loop->up && loop->first) {
-        // `i < n` for the kernel's own int constant n, which nothing changes: i <= n - 1.
-        auto* n = strip_implicit(loop->bound)->as<NameExpr>();
-        const ParamDecl* p = n && n->decl ? n->decl->as<ParamDecl>() : nullptr;
-        if (p && p->pkind == ParamKind::Const && is_int(p->type) && !assigned_.count(p))
-          counters_[loop->counter] = Span{*loop->first, loop->inclusive ? 0 : -1, -1, 0, p, 1};
+        r = Range{loop->range->lo, loop->range->hi};
+      } else if (loop && loop->first) {
+        // `i < n` (or `i > n` down) for a bound known at this launch that
+        // nothing in the body changes (counted_loop checked that): the body
+        // sees the values from the first one up to the bound. A loop whose
+        // body never runs bounds nothing (an empty range keeps its clamps).
+        if (auto b = value(*loop->bound, 0, 0); b && b->lo == b->hi) {
+          int64_t last = b->lo + (loop->inclusive ? 0 : (loop->up ? -1 : 1));
+          r = loop->up ? bounded(*loop->first, last) : bounded(last, *loop->first);
+        }
       }
+      if (r) counters_[loop->counter] = *r;
       if (f->body) stmt(*f->body);
       if (loop) counters_.erase(loop->counter);
       return;
@@ -126,6 +154,11 @@ class Analysis {
   void exprs(const Expr* e) {
     walk_expr(e, [&](const Expr& x) {
       if (auto* g = x.as<GatherExpr>()) gather(*g);
+      if (auto* ix = x.as<IndexExpr>(); ix && ix->base->type && ix->base->type->is_array()) {
+        // `d[i * 4 + j]` in loops over constant bounds: inside d needs no clamp.
+        if (auto r = value(*ix->index, 0, 0))
+          found_.push_back({ix, 0, nullptr, *r, ix->base->type->count ? ix->base->type->count : 1});
+      }
     });
   }
 
@@ -137,11 +170,11 @@ class Analysis {
     if (g.indices.size() == 1 && g.indices[0]->type->is_vector()) {
       // (column, row): component 0 is the last logical dimension.
       for (int c = 0; c < rank && c < 2; ++c)
-        if (auto s = span(*g.indices[0], c, 0)) found_.push_back({&g, rank - 1 - c, p, *s});
+        if (auto r = value(*g.indices[0], c, 0)) found_.push_back({&g, rank - 1 - c, p, *r});
       return;
     }
     for (size_t k = 0; k < g.indices.size() && k < 4; ++k)
-      if (auto s = span(*g.indices[k], 0, 0)) found_.push_back({&g, static_cast<int>(k), p, *s});
+      if (auto r = value(*g.indices[k], 0, 0)) found_.push_back({&g, static_cast<int>(k), p, *r});
   }
 
   // The domain position component a float expression is exactly, if it is one.
@@ -176,55 +209,88 @@ class Analysis {
     return assigned_.count(v) ? nullptr : v;
   }
 
-  std::optional<Span> span(const Expr& in, int comp, int depth) {
-    if (depth > 16) return std::nullopt;
+  // Position component c's values at this launch.
+  Range position_range(int c) const {
+    size_t i = static_cast<size_t>(c);
+    int64_t d = i < facts_.comp_extents.size() ? facts_.comp_extents[i] : 1;
+    return Range{0, std::max<int64_t>(d, 1) - 1};
+  }
+
+  std::optional<Range> value(const Expr& in, int comp, int depth) {
+    if (depth > 24) return std::nullopt;
     const Expr& e = *strip_implicit(&in);
     const Type* t = e.type;
+    if (auto* c = e.as<CastExpr>();
+        c && t && (t->kind == TypeKind::Long || t->kind == TypeKind::UInt) &&
+        c->cast == CastKind::Convert && c->operand->type && !c->operand->type->is_vector() &&
+        widens_to_int(c->operand->type)) {
+      // A local array's index converts to long (and may to uint): the same
+      // value when it is non-negative, or for long always.
+      auto r = value(*c->operand, 0, depth + 1);
+      if (r && t->kind == TypeKind::UInt && r->lo < 0) return std::nullopt;
+      return r;
+    }
     if (!t || !t->scalar_of() || !widens_to_int(t->scalar_of())) return std::nullopt;
     switch (e.kind) {
-      case ExprKind::IntLit:
-        return constant(static_cast<int64_t>(e.as<IntLit>()->value));
+      case ExprKind::IntLit: {
+        int64_t v = static_cast<int64_t>(e.as<IntLit>()->value);
+        return bounded(v, v);
+      }
       case ExprKind::Unary: {
         auto* u = e.as<UnaryExpr>();
-        auto s = span(*u->operand, comp, depth + 1);
-        if (!s) return std::nullopt;
-        if (u->op == UnaryOp::Plus) return s;
-        if (u->op != UnaryOp::Neg || s->comp >= 0 || s->param) return std::nullopt;
-        Span r{-s->hi, -s->lo};
-        if (!small(r)) return std::nullopt;
+        auto r = value(*u->operand, comp, depth + 1);
+        if (!r) return std::nullopt;
+        if (u->op == UnaryOp::Plus) return r;
+        if (u->op != UnaryOp::Neg) return std::nullopt;
+        return bounded(-r->hi, -r->lo);
+      }
+      case ExprKind::Binary: {
+        // The result's own type must hold every value (no wrap-around in it).
+        auto r = binary(*e.as<BinaryExpr>(), comp, depth);
+        std::optional<Range> fits = type_range(t->scalar_of());
+        if (!r || !fits || r->lo < fits->lo || r->hi > fits->hi) return std::nullopt;
         return r;
       }
-      case ExprKind::Binary:
-        return binary(*e.as<BinaryExpr>(), comp, depth);
       case ExprKind::Name: {
         auto* n = e.as<NameExpr>();
         if (auto* v = n->decl ? n->decl->as<VarDecl>() : nullptr) {
           auto c = counters_.find(v);
           if (c != counters_.end()) return c->second;
         }
-        if (const VarDecl* v = stable_local(e)) return span(*v->init, comp, depth + 1);
+        if (auto* p = n->decl ? n->decl->as<ParamDecl>() : nullptr) {
+          // A constant parameter nothing assigns has its launch's value.
+          auto v = facts_.int_params.find(p);
+          if (p->pkind == ParamKind::Const && v != facts_.int_params.end() && !assigned_.count(p))
+            return bounded(v->second, v->second);
+          return std::nullopt;
+        }
+        if (const VarDecl* v = stable_local(e)) return value(*v->init, comp, depth + 1);
         return std::nullopt;
       }
       case ExprKind::Swizzle: {
         auto* sw = e.as<SwizzleExpr>();
         if (comp >= sw->count) return std::nullopt;
-        return span(*sw->base,
-                    sw->base->type->is_vector() ? sw->comps[static_cast<size_t>(comp)] & 3 : 0,
-                    depth + 1);
+        return value(*sw->base,
+                     sw->base->type->is_vector() ? sw->comps[static_cast<size_t>(comp)] & 3 : 0,
+                     depth + 1);
       }
       case ExprKind::Construct: {
         auto* c = e.as<ConstructExpr>();
         if (!t->is_vector())
-          return c->args.size() == 1 ? span(*c->args[0], 0, depth + 1) : std::nullopt;
+          return c->args.size() == 1 ? value(*c->args[0], 0, depth + 1) : std::nullopt;
         if (c->args.size() != t->count || c->args[static_cast<size_t>(comp)]->type->is_vector())
           return std::nullopt;
-        return span(*c->args[static_cast<size_t>(comp)], 0, depth + 1);
+        return value(*c->args[static_cast<size_t>(comp)], 0, depth + 1);
       }
       case ExprKind::Call: {
         auto* c = e.as<CallExpr>();
         if (c->target == CallTarget::Builtin &&
-            static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::instance)
-          return Span{0, 0, comp, 1};
+            static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::instance && comp < 4) {
+          // The position plus the first output's offset (backends/instance.hpp).
+          Range r = position_range(comp);
+          int64_t o = facts_.instance_offset[static_cast<size_t>(comp)];
+          return bounded(r.lo + o, r.hi + o);
+        }
         return std::nullopt;
       }
       case ExprKind::Cast: {
@@ -232,58 +298,86 @@ class Analysis {
         if (c->cast != CastKind::Convert || t->is_vector()) return std::nullopt;
         const Type* from = c->operand->type;
         if (!from || from->is_vector()) return std::nullopt;
-        if (widens_to_int(from)) return span(*c->operand, 0, depth + 1);
-        if (from->kind == TypeKind::Float && is_int(t)) {
-          if (auto p = position(*c->operand, 0, 0)) return Span{0, 0, *p, 1};
+        std::optional<Range> r;
+        if (widens_to_int(from)) {
+          r = value(*c->operand, 0, depth + 1);
+        } else if (from->kind == TypeKind::Float) {
+          if (auto p = position(*c->operand, 0, 0)) r = position_range(*p);
         }
-        return std::nullopt;
+        // A conversion keeps the value only when the target type holds it.
+        std::optional<Range> fits = type_range(t);
+        if (!r || !fits || r->lo < fits->lo || r->hi > fits->hi) return std::nullopt;
+        return r;
       }
       default:
         return std::nullopt;
     }
   }
 
-  std::optional<Span> binary(const BinaryExpr& b, int comp, int depth) {
-    if (b.op != BinaryOp::Add && b.op != BinaryOp::Sub && b.op != BinaryOp::Mul)
-      return std::nullopt;
-    auto l = span(*b.lhs, comp, depth + 1);
-    if (!l) return std::nullopt;
-    auto r = span(*b.rhs, comp, depth + 1);
-    if (!r) return std::nullopt;
-    Span s;
+  // The constant an expression always is at this launch, if it is one.
+  std::optional<int64_t> constant_of(const Range& r) {
+    if (r.lo != r.hi) return std::nullopt;
+    return r.lo;
+  }
+
+  std::optional<Range> binary(const BinaryExpr& b, int comp, int depth) {
     switch (b.op) {
       case BinaryOp::Add:
-        if (l->comp >= 0 && r->comp >= 0 && l->comp != r->comp) return std::nullopt;
-        if (l->param && r->param && l->param != r->param) return std::nullopt;
-        s = {l->lo + r->lo,
-             l->hi + r->hi,
-             std::max(l->comp, r->comp),
-             l->coef + r->coef,
-             l->param ? l->param : r->param,
-             l->pcoef + r->pcoef};
-        break;
       case BinaryOp::Sub:
-        if (r->comp >= 0 || r->param) return std::nullopt;
-        s = {l->lo - r->hi, l->hi - r->lo, l->comp, l->coef, l->param, l->pcoef};
+      case BinaryOp::Mul:
+      case BinaryOp::Div:
+      case BinaryOp::Mod:
+      case BinaryOp::BitAnd:
         break;
-      default: {  // Mul: by a non-negative constant
-        auto is_factor = [](const Span& k) {
-          return k.comp < 0 && !k.param && k.lo == k.hi && k.lo >= 0;
-        };
-        bool right = is_factor(*r);
-        if (!right && !is_factor(*l)) return std::nullopt;
-        const Span& x = right ? *l : *r;
-        int64_t k = right ? r->lo : l->lo;
-        s = {x.lo * k, x.hi * k, k ? x.comp : -1, x.coef * k, k ? x.param : nullptr, x.pcoef * k};
+      default:
+        return std::nullopt;
+    }
+    auto l = value(*b.lhs, comp, depth + 1);
+    auto r = value(*b.rhs, comp, depth + 1);
+    if (b.op == BinaryOp::BitAnd) {
+      // x & m for a mask m >= 0 lies in [0, m], whatever x is (two's complement).
+      std::optional<int64_t> m = r ? constant_of(*r) : std::nullopt;
+      std::optional<Range> other = l;
+      if (!m || *m < 0) {
+        m = l ? constant_of(*l) : std::nullopt;
+        other = r;
+      }
+      if (!m || *m < 0) return std::nullopt;
+      int64_t hi = other && other->lo >= 0 ? std::min(*m, other->hi) : *m;
+      return bounded(0, hi);
+    }
+    if (!l || !r) return std::nullopt;
+    switch (b.op) {
+      case BinaryOp::Add:
+        return bounded(l->lo + r->lo, l->hi + r->hi);
+      case BinaryOp::Sub:
+        return bounded(l->lo - r->hi, l->hi - r->lo);
+      case BinaryOp::Mul: {
+        // Both within +-2^30, so the products fit in int64_t.
+        int64_t p[4] = {l->lo * r->lo, l->lo * r->hi, l->hi * r->lo, l->hi * r->hi};
+        return bounded(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
+      }
+      case BinaryOp::Div: {
+        // By a positive constant only (brook_div_int's 0 and -1 cases never arise):
+        // C's truncating division is then monotone in the dividend.
+        std::optional<int64_t> k = constant_of(*r);
+        if (!k || *k <= 0) return std::nullopt;
+        return bounded(l->lo / *k, l->hi / *k);
+      }
+      default: {  // Mod by a positive constant k: the sign of the dividend, below k in magnitude.
+        std::optional<int64_t> k = constant_of(*r);
+        if (!k || *k <= 0) return std::nullopt;
+        if (l->lo >= 0) return l->hi < *k ? l : bounded(0, *k - 1);
+        if (l->hi <= 0) return l->lo > -*k ? l : bounded(-(*k - 1), 0);
+        return bounded(-(*k - 1), *k - 1);
       }
     }
-    if (!small(s)) return std::nullopt;
-    return s;
   }
 
   const FuncDecl& kernel_;
   bool exact_;
-  std::map<const VarDecl*, Span> counters_;
+  const LaunchFacts& facts_;
+  std::map<const VarDecl*, Range> counters_;
   std::set<const Decl*> assigned_;  // what the body may change (one walk, per launch)
   std::vector<GatherAccess> found_;
 };
@@ -344,27 +438,10 @@ std::optional<CountedLoop> counted_loop(const ForStmt& f) {
   return loop;
 }
 
-std::vector<GatherAccess> gather_accesses(const FuncDecl& kernel, bool exact_positions) {
+std::vector<GatherAccess> gather_accesses(const FuncDecl& kernel, bool exact_positions,
+                                          const LaunchFacts& facts) {
   const FuncDecl& k = kernel.defined();
-  return Analysis(k, exact_positions).run();
-}
-
-bool span_inside(const Span& s, int64_t n, const std::vector<int64_t>& comp_extents,
-                 std::optional<int64_t> param_value) {
-  if (s.lo < 0 || s.coef < 0 || n <= 0) return false;
-  int64_t top = s.hi;
-  if (s.param) {
-    if (!param_value || *param_value < -kSmall || *param_value > kSmall) return false;
-    top += s.pcoef * *param_value;
-  }
-  if (s.comp >= 0) {
-    int64_t d = static_cast<size_t>(s.comp) < comp_extents.size()
-                    ? comp_extents[static_cast<size_t>(s.comp)]
-                    : 1;
-    if (d <= 0 || d > kSmall) return false;
-    top += s.coef * (d - 1);
-  }
-  return top <= n - 1 && top < kSmall;
+  return Analysis(k, exact_positions, facts).run();
 }
 
 }  // namespace brook::opencl

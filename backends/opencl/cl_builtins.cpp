@@ -205,6 +205,20 @@ std::string ClPrinter::builtin(const CallExpr& e) {
     }
     default: break;
   }
+  // floor, ceil and trunc of float: exact in every implementation, but PoCL's
+  // library computes them with branches and integer bit tests per call
+  // (winograd's pad and merge spent most of their time there); clang's
+  // builtins become one rounding instruction (roundss) where the CPU has one.
+  if ((id == Builtin::floor || id == Builtin::ceil || id == Builtin::trunc) &&
+      s0->kind == TypeKind::Float && args.size() == 1) {
+    m_.helper("brook_round_f", [] {
+      return "#if defined(__clang__)\n#define BROOK_FLOORF __builtin_floorf\n#define BROOK_CEILF "
+             "__builtin_ceilf\n#define BROOK_TRUNCF __builtin_truncf\n#else\n#define BROOK_FLOORF "
+             "floor\n#define BROOK_CEILF ceil\n#define BROOK_TRUNCF trunc\n#endif\n";
+    });
+    const char* f = id == Builtin::floor ? "BROOK_FLOORF" : id == Builtin::ceil ? "BROOK_CEILF" : "BROOK_TRUNCF";
+    return call(componentwise(std::string(info.name), r, types, std::string("return ") + f + "(a);"));
+  }
   // Float transcendentals: the project's own definitions (stdlib/brook_math.h,
   // pasted in whole), not the device library, so every backend prints the
   // same bits. They compute in double: the program enables cl_khr_fp64.

@@ -104,7 +104,7 @@ std::string map_key(const MapPlan& plan) {
     k += " " + std::to_string(static_cast<int>(a.role));
     const Type* e = a.role == ArgRole::Gather && a.gather_from_host ? a.host.elem : a.view.elem;
     k += ":" + ptr_text(e);
-    for (const DimMap& d : a.map) k += std::string(1, map_kind(d)) + std::to_string(d.out_dim);
+    for (const DimMap& d : a.map) k += std::string(1, map_kind(d, plan.domain)) + std::to_string(d.out_dim);
   }
   return k;
 }
@@ -173,9 +173,11 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
       std::string i = n + "_i" + std::to_string(d);
       std::string c = ".s" + std::to_string(d);
       std::string v = "0";
-      if (dm.out_dim >= 0 && static_cast<size_t>(dm.out_dim) < R) {
+      const char kind = map_kind(dm, plan.domain);
+      if (kind != 'p' && static_cast<size_t>(dm.out_dim) < R) {
         v = p(static_cast<size_t>(dm.out_dim));
-        if (map_kind(dm) == 's') v = "(brook_i)(((long)" + v + " * " + n + "_num" + c + ") / " + n + "_den" + c + ")";
+        if (kind == 's') v = "(brook_i)(((long)" + v + " * " + n + "_num" + c + ") / " + n + "_den" + c + ")";
+        if (kind == 'n') v = "(brook_i)(((int)" + v + " * (int)" + n + "_num" + c + ") / (int)" + n + "_den" + c + ")";
       }
       body += "  brook_i " + i + " = " + v + ";\n";
       // The last dimension is contiguous: its stride is 1.

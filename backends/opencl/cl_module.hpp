@@ -62,8 +62,9 @@ class ClModule {
   // Every extent of the launch is at most 2^24, so float positions are exact
   // integers and the printer may use their int twins (cl_exact.cpp).
   bool exact_positions = false;
-  // Gather indices (GatherExpr*, logical dimension) that provably stay inside
-  // their array at this launch (cl_bounds.hpp): printed without a clamp.
+  // Gather indices (the GatherExpr as an Expr*, logical dimension) and local
+  // array indices (the IndexExpr, 0) that provably stay inside their array at
+  // this launch (cl_bounds.hpp): printed without a clamp.
   std::set<std::pair<const void*, int>> unclamped;
 
   // The whole translation unit.

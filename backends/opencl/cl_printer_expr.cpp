@@ -258,7 +258,7 @@ std::string ClPrinter::gather_addr(const GatherExpr& e) {
   for (size_t k = 0; k < e.indices.size() && k < 4; ++k) {
     const Type* t = e.indices[k]->type;
     std::string c = ".s" + std::to_string(k);
-    if (m_.unclamped.count({&e, static_cast<int>(k)})) {
+    if (m_.unclamped.count({static_cast<const Expr*>(&e), static_cast<int>(k)})) {
       off += std::string(k ? " + " : "") + "(brook_i)(" + expr(*e.indices[k]) + ")";
     } else if (auto x = exact(*e.indices[k], 0)) {
       off += (k ? " + brook_gl(" : "brook_gl(") + *x + ", brook_ge_" + g + c + ")";
@@ -405,7 +405,10 @@ std::string ClPrinter::expr(const Expr& e) {
       auto* ix = e.as<IndexExpr>();
       const Type* bt = ix->base->type;
       if (!bt->is_array()) throw Unsupported{e.loc, "pointers are not available inside kernels"};
-      // An index outside a local array clamps instead of corrupting memory.
+      // An index outside a local array clamps instead of corrupting memory;
+      // one proven inside at this launch (cl_bounds.hpp) needs no clamp.
+      if (m_.unclamped.count({static_cast<const Expr*>(&e), 0}))
+        return expr(*ix->base) + "[" + expr(*ix->index) + "]";
       m_.helper("brook_ai", [] {
         return "static long brook_ai(long i, long n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }\n";
       });

@@ -45,9 +45,15 @@ std::optional<GatherShape> gather_shape(const Extents& view_ext, const Extents& 
   return g;
 }
 
-char map_kind(const DimMap& d) {
+char map_kind(const DimMap& d, const std::vector<int64_t>& domain) {
   if (d.out_dim < 0) return 'p';
-  return d.num == d.den ? 'i' : 's';
+  if (d.num == d.den) return 'i';
+  const size_t o = static_cast<size_t>(d.out_dim);
+  const int64_t last = o < domain.size() ? domain[o] - 1 : -1;  // the largest position
+  const int64_t limit = int64_t{1} << 31;
+  if (last < 0 || d.num < 0 || d.den <= 0 || d.num >= limit || d.den >= limit) return 's';
+  if (last * d.num < d.den) return 'p';  // floor(pos * num / den) == 0 for every pos <= last
+  return last * d.num < limit ? 'n' : 's';
 }
 
 bool narrow_ok(const MapPlan& plan) {
@@ -96,22 +102,25 @@ bool exact_ok(const MapPlan& plan) {
 std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan) {
   std::vector<std::pair<GatherAccess, bool>> out;
   const FuncDecl& k = plan.kernel->defined();
-  std::vector<int64_t> comps(plan.domain.rbegin(),
-                             plan.domain.rend());  // component 0 = last dimension
-  for (const GatherAccess& g : gather_accesses(k, exact_ok(plan))) {
-    std::optional<int64_t> param_value;
-    for (const PlanArg& a : plan.args) {
-      if (a.role == ArgRole::Constant && g.span.param &&
-          k.params.at(static_cast<size_t>(a.param)).get() == g.span.param &&
-          a.value.size() == sizeof(int32_t)) {
-        int32_t v;
-        std::memcpy(&v, a.value.data(), sizeof v);
-        param_value = v;
-      }
+  LaunchFacts facts;
+  facts.comp_extents.assign(plan.domain.rbegin(),
+                            plan.domain.rend());  // component 0 = last dimension
+  const std::array<int32_t, 4> ioff = variant_instance_offset(plan);
+  std::copy(ioff.begin(), ioff.end(), facts.instance_offset.begin());
+  for (const PlanArg& a : plan.args) {
+    const ParamDecl* p = k.params.at(static_cast<size_t>(a.param)).get();
+    if (a.role == ArgRole::Constant && p->type && p->type->kind == TypeKind::Int &&
+        a.value.size() == sizeof(int32_t)) {
+      int32_t v;
+      std::memcpy(&v, a.value.data(), sizeof v);
+      facts.int_params[p] = v;
     }
-    bool inside = false;
+  }
+  for (const GatherAccess& g : gather_accesses(k, exact_ok(plan), facts)) {
+    bool inside = !g.param && range_inside(g.range, g.array_size);
     for (const PlanArg& a : plan.args) {
-      if (a.role != ArgRole::Gather || k.params.at(static_cast<size_t>(a.param)).get() != g.param)
+      if (!g.param || a.role != ArgRole::Gather ||
+          k.params.at(static_cast<size_t>(a.param)).get() != g.param)
         continue;
       std::optional<GatherShape> shape =
           a.gather_from_host ? gather_shape(a.host.extents, a.host.extents,
@@ -119,7 +128,7 @@ std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& pla
                              : gather_shape(a.view.extents, a.view.stream_extents, a.view.offset,
                                             g.param->gather_rank);
       inside = shape && static_cast<size_t>(g.index) < shape->ext.size() &&
-               span_inside(g.span, shape->ext[static_cast<size_t>(g.index)], comps, param_value);
+               range_inside(g.range, shape->ext[static_cast<size_t>(g.index)]);
     }
     out.emplace_back(g, inside);
   }
@@ -137,7 +146,9 @@ bool uses_position(const FuncDecl& kernel) {
     const auto* c = e.as<CallExpr>();
     if (!c || c->target != CallTarget::Builtin) return;
     auto b = static_cast<stdlib::Builtin>(c->builtin);
-    if (b == stdlib::Builtin::instance || b == stdlib::Builtin::printf || b == stdlib::Builtin::push) uses = true;
+    if (b == stdlib::Builtin::instance || b == stdlib::Builtin::printf ||
+        b == stdlib::Builtin::push)
+      uses = true;
   });
   return uses;
 }
@@ -146,7 +157,8 @@ bool uses_instance(const FuncDecl& kernel) {
   bool uses = false;
   analysis::walk_with_callees(kernel, [&](const Expr& e) {
     const auto* c = e.as<CallExpr>();
-    if (c && c->target == CallTarget::Builtin && static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::instance)
+    if (c && c->target == CallTarget::Builtin &&
+        static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::instance)
       uses = true;
   });
   return uses;

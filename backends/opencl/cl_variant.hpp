@@ -43,7 +43,10 @@ std::optional<GatherShape> gather_shape(const Extents& view_ext, const Extents& 
 // (sgm_path writes a new column view at each of its 640 launches).
 std::array<int32_t, 4> variant_instance_offset(const MapPlan& plan);
 
-// 'p' pinned to 0, 'i' identity, 's' scaled (num/den).
-char map_kind(const DimMap& m);
+// 'p' pinned to 0, 'i' identity, 's' scaled (num/den) in long, 'n' scaled in
+// int. At a launch over `domain`, a scaled index that is 0 at every position
+// (a <480, 1> stream read over a <480, 64> domain) is pinned, and one whose
+// products stay below 2^31 is scaled in int: no 64-bit division per element.
+char map_kind(const DimMap& m, const std::vector<int64_t>& domain);
 
 }  // namespace brook::opencl
