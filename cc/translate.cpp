@@ -183,6 +183,12 @@ class Generator {
   // iterator a `::brook::stream` by value, constants `const T`, a reduction
   // into a host variable by reference.
   void brookgpu_form(const ast::FuncDecl& f, const char* launch, bool reduce_as_value) {
+    // Without a stream parameter the two forms would be one signature.
+    bool any_stream = false;
+    for (const auto& p : f.params)
+      any_stream = any_stream || is_stream_param(*p) ||
+                   (p->pkind == ast::ParamKind::Reduce && !reduce_as_value);
+    if (!any_stream) return;
     std::vector<std::string> params;
     std::string args;
     for (const auto& p : f.params) {

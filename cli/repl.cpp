@@ -449,7 +449,10 @@ std::vector<std::string> Repl::completions(const std::string& line, const std::s
   }
   for (const std::string& k : kKeywords) offer(k);
   for (const std::string& n : engine_->global_names()) offer(n);
-  for (const stdlib::BuiltinName& b : stdlib::all_builtin_names()) offer(std::string(b.name));
+  // Names starting with "__" are the implementation's (__fpclassify, __streamAssign).
+  for (const stdlib::BuiltinName& b : stdlib::all_builtin_names()) {
+    if (b.name.rfind("__", 0) != 0) offer(std::string(b.name));
+  }
   return finish();
 }
 
