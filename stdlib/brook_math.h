@@ -587,9 +587,11 @@ BROOK_M_FN double brook_m_atan_core(double u) {
   return brook_m_atan_64[i] + p;
 }
 
-// pi/2 - atan(u) for 0 <= u <= 1 (pi/2 = hi + lo).
-BROOK_M_FN double brook_m_atan_co(double u) {
-  return (0x1.921fb54442d18p+0 - brook_m_atan_core(u)) + 0x1.1a62633145c07p-54;
+// atan(u) when `direct`, else pi/2 - atan(u) (pi/2 = hi + lo), for
+// 0 <= u <= 1: one table lookup either way, so a vector form makes one.
+BROOK_M_FN double brook_m_atan_pick(int direct, double u) {
+  double r = brook_m_atan_core(u);
+  return direct ? r : (0x1.921fb54442d18p+0 - r) + 0x1.1a62633145c07p-54;
 }
 
 BROOK_M_FN int brook_m_atanf_plain(float x) {
@@ -599,7 +601,8 @@ BROOK_M_FN int brook_m_atanf_plain(float x) {
 // For x not NaN.
 BROOK_M_FN float brook_m_atanf_core(float x) {
   double a = (double)brook_m_abs(x);
-  return brook_m_sign(x) * (float)(a <= 1.0 ? brook_m_atan_core(a) : brook_m_atan_co(1.0 / a));
+  int direct = a <= 1.0;
+  return brook_m_sign(x) * (float)brook_m_atan_pick(direct, direct ? a : 1.0 / a);
 }
 BROOK_M_FN float brook_atanf(float x) {
   if (brook_m_atanf_plain(x)) return brook_m_atanf_core(x);
@@ -619,7 +622,8 @@ BROOK_M_FN int brook_m_asinf_plain(float x) {
 BROOK_M_FN float brook_m_asinf_core(float x) {
   double a = (double)brook_m_abs(x);
   double s = BROOK_M_SQRT((1.0 - a) * (1.0 + a));
-  return brook_m_sign(x) * (float)(a <= s ? brook_m_atan_core(a / s) : brook_m_atan_co(s / a));
+  int direct = a <= s;
+  return brook_m_sign(x) * (float)brook_m_atan_pick(direct, direct ? a / s : s / a);
 }
 BROOK_M_FN float brook_asinf(float x) {
   if (brook_m_asinf_plain(x)) return brook_m_asinf_core(x);
@@ -637,12 +641,8 @@ BROOK_M_FN float brook_m_acosf_core(float x) {
   brook_m_u32 ix = BROOK_M_F2U(x);
   double a = (double)brook_m_abs(x);
   double s = BROOK_M_SQRT((1.0 - a) * (1.0 + a));
-  double r;  // acos(|x|), at most pi/2
-  if (s <= a) {
-    r = brook_m_atan_core(s / a);
-  } else {
-    r = brook_m_atan_co(a / s);
-  }
+  int direct = s <= a;
+  double r = brook_m_atan_pick(direct, direct ? s / a : a / s);          // acos(|x|), at most pi/2
   if (ix >> 31) r = (0x1.921fb54442d18p+1 - r) + 0x1.1a62633145c07p-53;  // pi - acos(|x|)
   return (float)r;
 }

@@ -11,10 +11,12 @@
 // inputs.
 //
 // Built with -ffp-contract=off (no fused operations: the same IEEE double
-// operations as the scalar form, so the same bits) and -fno-trapping-math,
-// which lets GCC if-convert a conditional multiplication (log's subnormal
-// scaling) into a select; it changes no value, only what GCC assumes about
-// floating-point exceptions, which brook never reads.
+// operations as the scalar form, so the same bits), -fno-trapping-math, which
+// lets GCC if-convert a conditional multiplication (log's subnormal scaling)
+// into a select, and -fno-math-errno, which makes sqrt one instruction (no
+// call that sets errno for a negative argument, which never comes). Neither
+// changes a value, only what GCC assumes about floating-point exceptions and
+// errno, which brook never reads.
 #include "stdlib/brook_math_gang.hpp"
 
 namespace brook::stdlib::cr {
