@@ -10,7 +10,7 @@
 //   check_math [--lib brook|glibc] [--func exp,log,...] [--threads N]
 //              [--from 0xBITS --to 0xBITS] [--step K] [--list N]
 //   check_math --binary pow|atan2 [--lib ...] [--pairs N] [--seed S]
-//   check_math --gang [--func ...] [--threads N] [--from ...] [--to ...] [--step K]
+//   check_math --gang [--variant base|avx2] [--func ...] [--threads N] [--from/--to/--step]
 //
 // --gang checks instead that every gang form of brook's functions (the JIT's
 // vector forms, stdlib/brook_math_gang.cpp: each one this CPU can run) gives
@@ -176,6 +176,7 @@ struct Options {
   int list = 10;
   std::string binary;
   bool gang = false;
+  std::string variant;  // --variant: one gang form only (base, avx2)
   uint64_t pairs = 1000000, seed = 1;
 };
 
@@ -236,6 +237,7 @@ int run_gang(const Options& o) {
     brook::stdlib::BrookMathFn scalar = brook::stdlib::brook_math_fn(u->id);
     if (!scalar) continue;
     for (const brook::stdlib::BrookGangSymbol& g : brook::stdlib::brook_math_gang_variants(u->id)) {
+      if (!o.variant.empty() && g.name != o.variant) continue;
       std::atomic<uint64_t> differ{0}, checked{0};
       std::atomic<int> listed{0};
       std::mutex print;
@@ -346,7 +348,7 @@ int run_binary(const Options& o) {
                "usage: check_math [--lib brook|glibc] [--func exp,log,...] [--threads N]\n"
                "                  [--from 0xBITS] [--to 0xBITS] [--step K] [--list N]\n"
                "       check_math --binary pow|atan2 [--lib glibc] [--pairs N] [--seed S]\n"
-               "       check_math --gang [--func ...] [--threads N] [--from/--to/--step]\n");
+               "       check_math --gang [--variant base|avx2] [--func ...] [--threads N] [--from/--to/--step]\n");
   std::exit(2);
 }
 
@@ -382,6 +384,8 @@ int main(int argc, char** argv) {
       if (o.binary != "pow" && o.binary != "atan2") usage();
     } else if (a == "--gang") {
       o.gang = true;
+    } else if (a == "--variant") {
+      o.variant = next();
     } else if (a == "--pairs") {
       o.pairs = std::stoull(next());
     } else if (a == "--seed") {
