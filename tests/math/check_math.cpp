@@ -348,7 +348,8 @@ int run_binary(const Options& o) {
                "usage: check_math [--lib brook|glibc] [--func exp,log,...] [--threads N]\n"
                "                  [--from 0xBITS] [--to 0xBITS] [--step K] [--list N]\n"
                "       check_math --binary pow|atan2 [--lib glibc] [--pairs N] [--seed S]\n"
-               "       check_math --gang [--variant base|avx2] [--func ...] [--threads N] [--from/--to/--step]\n");
+               "       check_math --gang [--variant base|avx2] [--func ...] [--threads N] "
+               "[--from/--to/--step]\n");
   std::exit(2);
 }
 
