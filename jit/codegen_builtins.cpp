@@ -37,6 +37,45 @@ Value* Codegen::libm(std::string_view name, std::vector<Value*> args, llvm::Type
   return c;
 }
 
+// The helper `<N x float> name.N(<N x float>)`, defined once per module and
+// width, stores the gang, calls the gang form and loads the result. It is
+// readnone and noinline so that LLVM still merges and hoists equal calls, as
+// it does the scalar form's (black_scholes calls cnd(d1) twice).
+Value* Codegen::gang_call(std::string_view gang_symbol, Value* x) {
+  auto* vt = llvm::cast<llvm::FixedVectorType>(x->getType());
+  const unsigned n = vt->getNumElements();
+  const std::string name = std::string(gang_symbol) + "." + std::to_string(n);
+  llvm::Function* h = mod.getFunction(name);
+  if (!h) {
+    auto* ptr = b.getPtrTy();
+    auto callee = mod.getOrInsertFunction(
+        std::string(gang_symbol),
+        llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, b.getInt32Ty()}, false));
+    if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+      f->setDoesNotThrow();
+      f->setWillReturn();
+      f->setOnlyAccessesArgMemory();
+      f->addParamAttr(0, llvm::Attribute::NoCapture);
+      f->addParamAttr(0, llvm::Attribute::ReadOnly);
+      f->addParamAttr(1, llvm::Attribute::NoCapture);
+      f->addParamAttr(1, llvm::Attribute::WriteOnly);
+    }
+    h = llvm::Function::Create(llvm::FunctionType::get(vt, {vt}, false),
+                               llvm::GlobalValue::InternalLinkage, name, mod);
+    h->addFnAttr(llvm::Attribute::NoInline);
+    h->setDoesNotAccessMemory();  // it writes only its own stack frame
+    h->setDoesNotThrow();
+    h->setWillReturn();
+    llvm::IRBuilder<> hb(llvm::BasicBlock::Create(mod.getContext(), "entry", h));
+    Value* in = hb.CreateAlloca(vt);
+    Value* out = hb.CreateAlloca(vt);
+    hb.CreateStore(h->getArg(0), in);
+    hb.CreateCall(callee, {in, out, hb.getInt32(n)});
+    hb.CreateRet(hb.CreateLoad(vt, out));
+  }
+  return b.CreateCall(h, {x});
+}
+
 // One component of a component-wise builtin. `scalar` is the result's
 // component type, `arg_scalar` the arguments' (they differ for isnan & co).
 Value* Codegen::component_builtin(Builtin id, std::vector<Value*> a, const Type* scalar,
@@ -107,10 +146,13 @@ Value* Codegen::component_builtin(Builtin id, std::vector<Value*> a, const Type*
     default: break;
   }
   // Float transcendentals are the project's own (stdlib/brook_math.h, the
-  // interpreter's and OpenCL's bits), one scalar call per lane for now;
-  // fp_relaxed keeps libm's, which the loop vectoriser may turn into libmvec's.
+  // interpreter's and OpenCL's bits): a gang of lanes calls the gang form
+  // once, a scalar lane the scalar function. fp_relaxed keeps libm's, which
+  // the loop vectoriser may turn into libmvec's.
   if (s->kind == TypeKind::Float && !relaxed) {
     std::string_view own = stdlib::brook_math_symbol(id);
+    if (!own.empty() && llvm::isa<llvm::FixedVectorType>(t) && a.size() == 1)
+      return gang_call(stdlib::brook_math_gang_symbol(id), a[0]);
     if (!own.empty()) {
       Value* r = libm(own, a, t);
       if (llvm::Function* f = mod.getFunction(own)) {

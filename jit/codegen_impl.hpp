@@ -94,6 +94,9 @@ class Codegen {
   llvm::Value* component_builtin(stdlib::Builtin id, std::vector<llvm::Value*> args,
                                  const Type* scalar, const Type* arg_scalar);
   llvm::Value* libm(std::string_view name, std::vector<llvm::Value*> args, llvm::Type* t);
+  // A brook_math.h function on a whole gang (<N x float>) through its gang
+  // form (stdlib/brook_math_gang.cpp), one call per gang.
+  llvm::Value* gang_call(std::string_view gang_symbol, llvm::Value* x);
   int libm_calls = 0;  // how many libm() lowerings so far (jit/spmd.cpp picks paths by it)
   RV printf_call(const ast::CallExpr& e);
 

@@ -561,9 +561,11 @@ bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapS
       gen.fn->eraseFromParent();
       return false;
     }
-    // Straight-line kernels that call libm (black_scholes) are faster on the
-    // scalar path, whose loop vectoriser calls libmvec's vector versions;
-    // measured equal or better on SPMD: everything else (bench/RESULTS.md).
+    // Straight-line kernels that call libm per lane (double transcendentals,
+    // fp_relaxed) are faster on the scalar path, whose loop vectoriser calls
+    // libmvec's vector versions; brook_math.h's float functions are called
+    // once per gang (gang forms) and count for nothing here. Measured equal
+    // or better on SPMD: everything else (bench/RESULTS.md).
     if (!gen.has_loop && cg.libm_calls > 0 && !tuning.always) {
       gen.fn->eraseFromParent();
       return false;

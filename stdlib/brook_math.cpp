@@ -1,9 +1,12 @@
 // brook_math.h compiled as C++ (this file is built with -ffp-contract=off, so
 // its double arithmetic is the same bits as the OpenCL copy's), with the
-// extern "C" entry points the JIT calls per element.
+// extern "C" entry points the JIT calls per element (the gang forms are in
+// brook_math_gang.cpp).
 #include "stdlib/brook_math.hpp"
 
 #include <array>
+
+#include "stdlib/brook_math_gang.hpp"
 
 namespace brook::stdlib::cr {
 #include "stdlib/brook_math.h"
@@ -48,25 +51,45 @@ float brook_cr_acosf(float x) {
 namespace brook::stdlib {
 namespace {
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define BROOK_GANG_AVX2_FN(F) brook_cr_##F##_gang_avx2
+#else
+#define BROOK_GANG_AVX2_FN(F) nullptr
+#endif
+
 struct Entry {
   Builtin id;
   std::string_view symbol;  // the JIT's extern "C" name
   std::string_view opencl;  // brook_math.h's own name
   float (*fn)(float);
+  std::string_view gang_symbol;  // the JIT's name of the gang form
+  BrookGangFn gang_base;
+  BrookGangFn gang_avx2;  // null where the build has none
 };
 // The functions brook_math.h defines so far; the rest of §10 still uses libm.
 constexpr std::array kEntries{
-    Entry{Builtin::exp, "brook_cr_expf", "brook_expf", brook_cr_expf},
-    Entry{Builtin::exp2, "brook_cr_exp2f", "brook_exp2f", brook_cr_exp2f},
-    Entry{Builtin::log, "brook_cr_logf", "brook_logf", brook_cr_logf},
-    Entry{Builtin::log2, "brook_cr_log2f", "brook_log2f", brook_cr_log2f},
-    Entry{Builtin::log10, "brook_cr_log10f", "brook_log10f", brook_cr_log10f},
-    Entry{Builtin::sinh, "brook_cr_sinhf", "brook_sinhf", brook_cr_sinhf},
-    Entry{Builtin::cosh, "brook_cr_coshf", "brook_coshf", brook_cr_coshf},
-    Entry{Builtin::tanh, "brook_cr_tanhf", "brook_tanhf", brook_cr_tanhf},
-    Entry{Builtin::atan, "brook_cr_atanf", "brook_atanf", brook_cr_atanf},
-    Entry{Builtin::asin, "brook_cr_asinf", "brook_asinf", brook_cr_asinf},
-    Entry{Builtin::acos, "brook_cr_acosf", "brook_acosf", brook_cr_acosf},
+    Entry{Builtin::exp, "brook_cr_expf", "brook_expf", brook_cr_expf, "brook_cr_expf_gang",
+          brook_cr_expf_gang_base, BROOK_GANG_AVX2_FN(expf)},
+    Entry{Builtin::exp2, "brook_cr_exp2f", "brook_exp2f", brook_cr_exp2f, "brook_cr_exp2f_gang",
+          brook_cr_exp2f_gang_base, BROOK_GANG_AVX2_FN(exp2f)},
+    Entry{Builtin::log, "brook_cr_logf", "brook_logf", brook_cr_logf, "brook_cr_logf_gang",
+          brook_cr_logf_gang_base, BROOK_GANG_AVX2_FN(logf)},
+    Entry{Builtin::log2, "brook_cr_log2f", "brook_log2f", brook_cr_log2f, "brook_cr_log2f_gang",
+          brook_cr_log2f_gang_base, BROOK_GANG_AVX2_FN(log2f)},
+    Entry{Builtin::log10, "brook_cr_log10f", "brook_log10f", brook_cr_log10f,
+          "brook_cr_log10f_gang", brook_cr_log10f_gang_base, BROOK_GANG_AVX2_FN(log10f)},
+    Entry{Builtin::sinh, "brook_cr_sinhf", "brook_sinhf", brook_cr_sinhf, "brook_cr_sinhf_gang",
+          brook_cr_sinhf_gang_base, BROOK_GANG_AVX2_FN(sinhf)},
+    Entry{Builtin::cosh, "brook_cr_coshf", "brook_coshf", brook_cr_coshf, "brook_cr_coshf_gang",
+          brook_cr_coshf_gang_base, BROOK_GANG_AVX2_FN(coshf)},
+    Entry{Builtin::tanh, "brook_cr_tanhf", "brook_tanhf", brook_cr_tanhf, "brook_cr_tanhf_gang",
+          brook_cr_tanhf_gang_base, BROOK_GANG_AVX2_FN(tanhf)},
+    Entry{Builtin::atan, "brook_cr_atanf", "brook_atanf", brook_cr_atanf, "brook_cr_atanf_gang",
+          brook_cr_atanf_gang_base, BROOK_GANG_AVX2_FN(atanf)},
+    Entry{Builtin::asin, "brook_cr_asinf", "brook_asinf", brook_cr_asinf, "brook_cr_asinf_gang",
+          brook_cr_asinf_gang_base, BROOK_GANG_AVX2_FN(asinf)},
+    Entry{Builtin::acos, "brook_cr_acosf", "brook_acosf", brook_cr_acosf, "brook_cr_acosf_gang",
+          brook_cr_acosf_gang_base, BROOK_GANG_AVX2_FN(acosf)},
 };
 
 const Entry* find(Builtin id) {
@@ -80,6 +103,20 @@ constexpr auto kSymbols = [] {
   for (std::size_t i = 0; i < kEntries.size(); ++i) out[i] = {kEntries[i].symbol, kEntries[i].fn};
   return out;
 }();
+
+// The gang forms for this CPU, chosen once.
+bool use_avx2() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2;
+#else
+  return false;
+#endif
+}
+
+BrookGangFn gang_for_cpu(const Entry& e) {
+  return e.gang_avx2 && use_avx2() ? e.gang_avx2 : e.gang_base;
+}
 
 }  // namespace
 
@@ -100,6 +137,35 @@ std::string_view brook_math_symbol(Builtin id) {
 
 std::span<const BrookMathSymbol> brook_math_symbols() {
   return kSymbols;
+}
+
+std::string_view brook_math_gang_symbol(Builtin id) {
+  const Entry* e = find(id);
+  return e ? e->gang_symbol : std::string_view{};
+}
+
+BrookGangFn brook_math_gang_fn(Builtin id) {
+  const Entry* e = find(id);
+  return e ? gang_for_cpu(*e) : nullptr;
+}
+
+std::span<const BrookGangSymbol> brook_math_gang_symbols() {
+  static const auto symbols = [] {
+    std::array<BrookGangSymbol, kEntries.size()> out{};
+    for (std::size_t i = 0; i < kEntries.size(); ++i)
+      out[i] = {kEntries[i].gang_symbol, gang_for_cpu(kEntries[i])};
+    return out;
+  }();
+  return symbols;
+}
+
+std::vector<BrookGangSymbol> brook_math_gang_variants(Builtin id) {
+  std::vector<BrookGangSymbol> out;
+  if (const Entry* e = find(id)) {
+    out.push_back({"base", e->gang_base});
+    if (e->gang_avx2 && use_avx2()) out.push_back({"avx2", e->gang_avx2});
+  }
+  return out;
 }
 
 std::string_view brook_math_opencl_name(Builtin id) {

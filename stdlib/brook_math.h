@@ -4,7 +4,9 @@
 // pastes this very text into every program that calls one of them, so PoCL's
 // or a GPU driver's library is never used for them. Every function returns the
 // correctly rounded float (checked over all 2^32 inputs by tests/math/
-// check_math, see stdlib/MATH.md); a NaN result is always 0x7fc00000.
+// check_math, see stdlib/MATH.md); a NaN result is always 0x7fc00000. The
+// JIT's SPMD kernels call gang forms built from this same text (the _plain and
+// _core parts below, stdlib/brook_math_gang.cpp).
 //
 // Technique: the float argument is reduced and a polynomial is evaluated in
 // double (cl_khr_fp64 on OpenCL), whose error (below 2^-50 relative) is far
@@ -95,15 +97,40 @@ BROOK_M_FN double brook_m_exp_d(float x) {
   return brook_m_exp_finish(k, r);
 }
 
+// Each function F below comes in three parts, so that the JIT can run it on a
+// gang of lanes (stdlib/brook_math_gang.cpp): brook_m_F_plain(x) says whether
+// x is an ordinary argument (no special value, no hard case),
+// brook_m_F_core(x) is F on those, with no early return and only conditions
+// a vectoriser turns into selects, and brook_F(x) is plain ? core : the rest.
+// The gang form computes core on every lane at once and calls brook_F only on
+// the lanes that are not plain, so both forms give the same bits by
+// construction (and check_math --gang compares them on all 2^32 inputs).
+BROOK_M_FN int brook_m_expf_plain(float x) {
+  return (x >= -104.0f) & (x <= 89.0f);  // NaN is not plain
+}
+BROOK_M_FN float brook_m_expf_core(float x) {
+  return (float)brook_m_exp_d(x);
+}
 BROOK_M_FN float brook_expf(float x) {
+  if (brook_m_expf_plain(x)) return brook_m_expf_core(x);
   brook_m_u32 ix = BROOK_M_F2U(x);
   if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
   if (x > 89.0f) return BROOK_M_INF;
-  if (x < -104.0f) return 0.0f;
-  return (float)brook_m_exp_d(x);
+  return 0.0f;  // x < -104
 }
 
+BROOK_M_FN int brook_m_exp2f_plain(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  return (x >= -151.0f) & (x < 128.0f) & (ix != 0x3b429d37u) & (ix != 0xbcf3a937u);
+}
+BROOK_M_FN float brook_m_exp2f_core(float x) {
+  double kd;
+  brook_m_i32 k = brook_m_round_int((double)x * 64.0, &kd);
+  double r = ((double)x - kd * 0x1p-6) * 0x1.62e42fefa39efp-1;  // the subtraction is exact
+  return (float)brook_m_exp_finish(k, r);
+}
 BROOK_M_FN float brook_exp2f(float x) {
+  if (brook_m_exp2f_plain(x)) return brook_m_exp2f_core(x);
   brook_m_u32 ix = BROOK_M_F2U(x);
   if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
   if (x >= 128.0f) return BROOK_M_INF;
@@ -111,10 +138,7 @@ BROOK_M_FN float brook_exp2f(float x) {
   // Hard cases (tests/math/check_math, exact results from MPFR).
   if (ix == 0x3b429d37u) return BROOK_M_U2F(0x3f804385u);
   if (ix == 0xbcf3a937u) return BROOK_M_U2F(0x3f7ac6b1u);
-  double kd;
-  brook_m_i32 k = brook_m_round_int((double)x * 64.0, &kd);
-  double r = ((double)x - kd * 0x1p-6) * 0x1.62e42fefa39efp-1;  // the subtraction is exact
-  return (float)brook_m_exp_finish(k, r);
+  return brook_m_exp2f_core(x);
 }
 
 // log: x = 2^e * z with z in [0x3f330000, 2 * 0x3f330000) as bits (about
@@ -335,7 +359,24 @@ BROOK_M_FN int brook_m_log_special(float x, float* out) {
   return 1;
 }
 
+// Finite, positive and normal.
+BROOK_M_FN int brook_m_log_normal(float x) {
+  return BROOK_M_F2U(x) - 0x00800000u < 0x7f000000u;
+}
+
+BROOK_M_FN int brook_m_logf_plain(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  return brook_m_log_normal(x) & (ix != 0x3c413d3au) & (ix != 0x41178febu) & (ix != 0x4c5d65a5u) &
+         (ix != 0x65d890d3u) & (ix != 0x6f31a8ecu);
+}
+// For finite x > 0.
+BROOK_M_FN float brook_m_logf_core(float x) {
+  brook_m_log_parts q = brook_m_log_split(x);
+  // ln2 = hi + lo, hi with 44 bits, so e * hi is exact.
+  return (float)(q.e * 0x1.62e42fefa3800p-1 + (q.l + q.e * 0x1.ef35793c76730p-45));
+}
 BROOK_M_FN float brook_logf(float x) {
+  if (brook_m_logf_plain(x)) return brook_m_logf_core(x);
   float s;
   if (!brook_m_log_special(x, &s)) return s;
   brook_m_u32 ix = BROOK_M_F2U(x);
@@ -345,19 +386,35 @@ BROOK_M_FN float brook_logf(float x) {
   if (ix == 0x4c5d65a5u) return BROOK_M_U2F(0x418f034bu);
   if (ix == 0x65d890d3u) return BROOK_M_U2F(0x4254d1f9u);
   if (ix == 0x6f31a8ecu) return BROOK_M_U2F(0x42845a89u);
-  brook_m_log_parts q = brook_m_log_split(x);
-  // ln2 = hi + lo, hi with 44 bits, so e * hi is exact.
-  return (float)(q.e * 0x1.62e42fefa3800p-1 + (q.l + q.e * 0x1.ef35793c76730p-45));
+  return brook_m_logf_core(x);
 }
 
-BROOK_M_FN float brook_log2f(float x) {
-  float s;
-  if (!brook_m_log_special(x, &s)) return s;
+BROOK_M_FN int brook_m_log2f_plain(float x) {
+  return brook_m_log_normal(x);
+}
+// For finite x > 0.
+BROOK_M_FN float brook_m_log2f_core(float x) {
   brook_m_log_parts q = brook_m_log_split(x);
   return (float)(q.e + q.l * 0x1.71547652b82fep+0);
 }
+BROOK_M_FN float brook_log2f(float x) {
+  if (brook_m_log2f_plain(x)) return brook_m_log2f_core(x);
+  float s;
+  if (!brook_m_log_special(x, &s)) return s;
+  return brook_m_log2f_core(x);
+}
 
+BROOK_M_FN int brook_m_log10f_plain(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  return brook_m_log_normal(x) & (ix != 0x0efeee7au) & (ix != 0x120b93dcu) & (ix != 0x13ae78d3u);
+}
+// For finite x > 0.
+BROOK_M_FN float brook_m_log10f_core(float x) {
+  brook_m_log_parts q = brook_m_log_split(x);
+  return (float)(q.e * 0x1.34413509f79ffp-2 + q.l * 0x1.bcb7b1526e50ep-2);
+}
 BROOK_M_FN float brook_log10f(float x) {
+  if (brook_m_log10f_plain(x)) return brook_m_log10f_core(x);
   float s;
   if (!brook_m_log_special(x, &s)) return s;
   brook_m_u32 ix = BROOK_M_F2U(x);
@@ -365,8 +422,7 @@ BROOK_M_FN float brook_log10f(float x) {
   if (ix == 0x0efeee7au) return BROOK_M_U2F(0xc1e99d23u);
   if (ix == 0x120b93dcu) return BROOK_M_U2F(0xc1dad957u);
   if (ix == 0x13ae78d3u) return BROOK_M_U2F(0xc1d2d957u);
-  brook_m_log_parts q = brook_m_log_split(x);
-  return (float)(q.e * 0x1.34413509f79ffp-2 + q.l * 0x1.bcb7b1526e50ep-2);
+  return brook_m_log10f_core(x);
 }
 
 // sinh(x) for |x| < 1: Taylor to x^19 (error below 2^-60 relative).
@@ -395,15 +451,35 @@ BROOK_M_FN double brook_m_sinh_d(float ax) {
   return 0.5 * (e - 1.0 / e);
 }
 
-BROOK_M_FN float brook_coshf(float x) {
-  brook_m_u32 ix = BROOK_M_F2U(x);
-  if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
-  float ax = BROOK_M_U2F(ix & 0x7fffffffu);
-  if (ax > 90.0f) return BROOK_M_INF;
-  return (float)brook_m_cosh_d(ax);
+BROOK_M_FN float brook_m_abs(float x) {
+  return BROOK_M_U2F(BROOK_M_F2U(x) & 0x7fffffffu);
+}
+BROOK_M_FN float brook_m_sign(float x) {
+  return (BROOK_M_F2U(x) >> 31) ? -1.0f : 1.0f;
 }
 
+BROOK_M_FN int brook_m_coshf_plain(float x) {
+  return brook_m_abs(x) <= 90.0f;  // NaN is not plain
+}
+BROOK_M_FN float brook_m_coshf_core(float x) {
+  return (float)brook_m_cosh_d(brook_m_abs(x));
+}
+BROOK_M_FN float brook_coshf(float x) {
+  if (brook_m_coshf_plain(x)) return brook_m_coshf_core(x);
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
+  return BROOK_M_INF;  // |x| > 90
+}
+
+BROOK_M_FN int brook_m_sinhf_plain(float x) {
+  // Hard cases (tests/math/check_math) are not plain.
+  return (brook_m_abs(x) <= 90.0f) & ((BROOK_M_F2U(x) & 0x7fffffffu) != 0x3a1285ffu);
+}
+BROOK_M_FN float brook_m_sinhf_core(float x) {
+  return brook_m_sign(x) * (float)brook_m_sinh_d(brook_m_abs(x));
+}
 BROOK_M_FN float brook_sinhf(float x) {
+  if (brook_m_sinhf_plain(x)) return brook_m_sinhf_core(x);
   brook_m_u32 ix = BROOK_M_F2U(x);
   if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
   float ax = BROOK_M_U2F(ix & 0x7fffffffu);
@@ -411,16 +487,21 @@ BROOK_M_FN float brook_sinhf(float x) {
   if (ax > 90.0f) return sign * BROOK_M_INF;
   // Hard cases (tests/math/check_math, exact results from MPFR).
   if ((ix & 0x7fffffffu) == 0x3a1285ffu) return sign * BROOK_M_U2F(0x3a1285ffu);
-  return sign * (float)brook_m_sinh_d(ax);
+  return brook_m_sinhf_core(x);
 }
 
+BROOK_M_FN int brook_m_tanhf_plain(float x) {
+  return brook_m_abs(x) <= 10.0f;
+}
+BROOK_M_FN float brook_m_tanhf_core(float x) {
+  float ax = brook_m_abs(x);
+  return brook_m_sign(x) * (float)(brook_m_sinh_d(ax) / brook_m_cosh_d(ax));
+}
 BROOK_M_FN float brook_tanhf(float x) {
+  if (brook_m_tanhf_plain(x)) return brook_m_tanhf_core(x);
   brook_m_u32 ix = BROOK_M_F2U(x);
   if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
-  float ax = BROOK_M_U2F(ix & 0x7fffffffu);
-  float sign = (ix >> 31) ? -1.0f : 1.0f;
-  if (ax > 10.0f) return sign;  // 1 - tanh(10) < 2^-27: rounds to 1
-  return sign * (float)(brook_m_sinh_d(ax) / brook_m_cosh_d(ax));
+  return brook_m_sign(x);  // |x| > 10: 1 - tanh(10) < 2^-27, rounds to 1
 }
 
 // atan(i/64), i = 0..64.
@@ -506,49 +587,71 @@ BROOK_M_FN double brook_m_atan_core(double u) {
   return brook_m_atan_64[i] + p;
 }
 
-// pi/2 - atan(u) for 0 <= u <= 1 (pi/2 = hi + lo).
-BROOK_M_FN double brook_m_atan_co(double u) {
-  return (0x1.921fb54442d18p+0 - brook_m_atan_core(u)) + 0x1.1a62633145c07p-54;
+// atan(u) when `direct`, else pi/2 - atan(u) (pi/2 = hi + lo), for
+// 0 <= u <= 1: one table lookup either way, so a vector form makes one.
+BROOK_M_FN double brook_m_atan_pick(int direct, double u) {
+  double r = brook_m_atan_core(u);
+  return direct ? r : (0x1.921fb54442d18p+0 - r) + 0x1.1a62633145c07p-54;
 }
 
+BROOK_M_FN int brook_m_atanf_plain(float x) {
+  brook_m_u32 ax = BROOK_M_F2U(x) & 0x7fffffffu;
+  return (ax <= 0x7f800000u) & (ax != 0x3d8d6b23u);  // not NaN, not the hard case
+}
+// For x not NaN.
+BROOK_M_FN float brook_m_atanf_core(float x) {
+  double a = (double)brook_m_abs(x);
+  int direct = a <= 1.0;
+  return brook_m_sign(x) * (float)brook_m_atan_pick(direct, direct ? a : 1.0 / a);
+}
 BROOK_M_FN float brook_atanf(float x) {
+  if (brook_m_atanf_plain(x)) return brook_m_atanf_core(x);
   brook_m_u32 ix = BROOK_M_F2U(x);
   if ((ix & 0x7fffffffu) > 0x7f800000u) return BROOK_M_NAN;
   float sign = (ix >> 31) ? -1.0f : 1.0f;
-  double a = (double)BROOK_M_U2F(ix & 0x7fffffffu);
   // Hard cases (tests/math/check_math, exact results from MPFR).
   if ((ix & 0x7fffffffu) == 0x3d8d6b23u) return sign * BROOK_M_U2F(0x3d8d31c3u);
-  return sign * (float)(a <= 1.0 ? brook_m_atan_core(a) : brook_m_atan_co(1.0 / a));
+  return brook_m_atanf_core(x);
 }
 
 // asin(x) = atan(x / s), s = sqrt(1 - x^2), where (1 - x)(1 + x) is exact
 // for |x| >= 1/16 and s is correctly rounded (also in OpenCL's double).
-BROOK_M_FN float brook_asinf(float x) {
-  brook_m_u32 ix = BROOK_M_F2U(x);
-  brook_m_u32 ax = ix & 0x7fffffffu;
-  if (ax > 0x3f800000u) return BROOK_M_NAN;  // |x| > 1 or NaN
-  float sign = (ix >> 31) ? -1.0f : 1.0f;
-  double a = (double)BROOK_M_U2F(ax);
+BROOK_M_FN int brook_m_asinf_plain(float x) {
+  return (BROOK_M_F2U(x) & 0x7fffffffu) <= 0x3f800000u;  // |x| <= 1
+}
+BROOK_M_FN float brook_m_asinf_core(float x) {
+  double a = (double)brook_m_abs(x);
   double s = BROOK_M_SQRT((1.0 - a) * (1.0 + a));
-  return sign * (float)(a <= s ? brook_m_atan_core(a / s) : brook_m_atan_co(s / a));
+  int direct = a <= s;
+  return brook_m_sign(x) * (float)brook_m_atan_pick(direct, direct ? a / s : s / a);
+}
+BROOK_M_FN float brook_asinf(float x) {
+  if (brook_m_asinf_plain(x)) return brook_m_asinf_core(x);
+  return BROOK_M_NAN;  // |x| > 1 or NaN
 }
 
 // acos(x) = atan2(s, x), s = sqrt(1 - x^2).
+BROOK_M_FN int brook_m_acosf_plain(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  // |x| <= 1, not a hard case.
+  return ((ix & 0x7fffffffu) <= 0x3f800000u) & (ix != 0x328885a3u) & (ix != 0x39826222u);
+}
+// For |x| <= 1.
+BROOK_M_FN float brook_m_acosf_core(float x) {
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  double a = (double)brook_m_abs(x);
+  double s = BROOK_M_SQRT((1.0 - a) * (1.0 + a));
+  int direct = s <= a;
+  double r = brook_m_atan_pick(direct, direct ? s / a : a / s);          // acos(|x|), at most pi/2
+  if (ix >> 31) r = (0x1.921fb54442d18p+1 - r) + 0x1.1a62633145c07p-53;  // pi - acos(|x|)
+  return (float)r;
+}
 BROOK_M_FN float brook_acosf(float x) {
+  if (brook_m_acosf_plain(x)) return brook_m_acosf_core(x);
   brook_m_u32 ix = BROOK_M_F2U(x);
   brook_m_u32 ax = ix & 0x7fffffffu;
   if (ax > 0x3f800000u) return BROOK_M_NAN;
   // Hard cases (tests/math/check_math, exact results from MPFR).
   if (ix == 0x328885a3u) return BROOK_M_U2F(0x3fc90fdbu);
-  if (ix == 0x39826222u) return BROOK_M_U2F(0x3fc907b5u);
-  double a = (double)BROOK_M_U2F(ax);
-  double s = BROOK_M_SQRT((1.0 - a) * (1.0 + a));
-  double r;  // acos(|x|), at most pi/2
-  if (s <= a) {
-    r = brook_m_atan_core(s / a);
-  } else {
-    r = brook_m_atan_co(a / s);
-  }
-  if (ix >> 31) r = (0x1.921fb54442d18p+1 - r) + 0x1.1a62633145c07p-53;  // pi - acos(|x|)
-  return (float)r;
+  return BROOK_M_U2F(0x3fc907b5u);  // ix == 0x39826222u
 }

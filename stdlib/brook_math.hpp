@@ -6,6 +6,7 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "stdlib/builtins.hpp"
 
@@ -29,6 +30,23 @@ struct BrookMathSymbol {
   float (*fn)(float);
 };
 std::span<const BrookMathSymbol> brook_math_symbols();
+
+// The gang form of `id`'s function, for the JIT's SPMD path:
+// fn(in, out, n) sets out[i] to the scalar function of in[i] for i < n, bit for
+// bit, computing the ordinary lanes with vector instructions (the best this
+// CPU has: AVX2 or the baseline build's). Its extern "C"-like name for the
+// JIT's linker, or empty; and every such name with this CPU's address.
+using BrookGangFn = void (*)(const float* in, float* out, int n);
+std::string_view brook_math_gang_symbol(Builtin id);
+BrookGangFn brook_math_gang_fn(Builtin id);
+struct BrookGangSymbol {
+  std::string_view name;
+  BrookGangFn fn;
+};
+std::span<const BrookGangSymbol> brook_math_gang_symbols();
+// Every gang form of `id` this CPU can run, named by instruction set
+// ("base", "avx2"), for tests/math/check_math --gang.
+std::vector<BrookGangSymbol> brook_math_gang_variants(Builtin id);
 
 // The OpenCL C function the OpenCL printer calls for `id` on float (the same
 // spelling as in brook_math.h), or empty.

@@ -10,6 +10,11 @@
 //   check_math [--lib brook|glibc] [--func exp,log,...] [--threads N]
 //              [--from 0xBITS --to 0xBITS] [--step K] [--list N]
 //   check_math --binary pow|atan2 [--lib ...] [--pairs N] [--seed S]
+//   check_math --gang [--variant base|avx2] [--func ...] [--threads N] [--from/--to/--step]
+//
+// --gang checks instead that every gang form of brook's functions (the JIT's
+// vector forms, stdlib/brook_math_gang.cpp: each one this CPU can run) gives
+// the scalar function's bits on every input, on gangs of 4 to 32 lanes.
 //
 // Exit status: 0 when every checked result is correctly rounded (and, for
 // brook, every NaN is 0x7fc00000), 1 otherwise.
@@ -170,6 +175,8 @@ struct Options {
   uint64_t from = 0, to = 0xffffffffull, step = 1;
   int list = 10;
   std::string binary;
+  bool gang = false;
+  std::string variant;  // --variant: one gang form only (base, avx2)
   uint64_t pairs = 1000000, seed = 1;
 };
 
@@ -219,6 +226,62 @@ int run_unary(const Options& o) {
     std::printf("\n");
     std::fflush(stdout);
     all_ok = all_ok && wrong == 0 && nans == 0;
+  }
+  return all_ok ? 0 : 1;
+}
+
+// --gang: each gang form against the scalar function, bit for bit.
+int run_gang(const Options& o) {
+  bool all_ok = true;
+  for (const Unary* u : o.funcs) {
+    brook::stdlib::BrookMathFn scalar = brook::stdlib::brook_math_fn(u->id);
+    if (!scalar) continue;
+    for (const brook::stdlib::BrookGangSymbol& g : brook::stdlib::brook_math_gang_variants(u->id)) {
+      if (!o.variant.empty() && g.name != o.variant) continue;
+      std::atomic<uint64_t> differ{0}, checked{0};
+      std::atomic<int> listed{0};
+      std::mutex print;
+      auto work = [&](unsigned t) {
+        const uint64_t block = 1 << 16;
+        // Gang widths the JIT uses, and one odd width for the loops' tails.
+        const int widths[] = {16, 8, 4, 32, 13};
+        std::vector<float> in(block), out(block);
+        uint64_t d = 0, c = 0;
+        for (uint64_t b = o.from + t * block * o.step; b <= o.to;
+             b += uint64_t(o.threads) * block * o.step) {
+          size_t n = 0;
+          for (uint64_t i = b; i < b + block * o.step && i <= o.to; i += o.step)
+            in[n++] = std::bit_cast<float>(static_cast<uint32_t>(i));
+          for (size_t at = 0, k = 0; at < n; ++k) {
+            int w = static_cast<int>(std::min<size_t>(widths[k % 5], n - at));
+            g.fn(in.data() + at, out.data() + at, w);
+            at += static_cast<size_t>(w);
+          }
+          for (size_t i = 0; i < n; ++i) {
+            float y = scalar(in[i]);
+            ++c;
+            if (std::bit_cast<uint32_t>(y) == std::bit_cast<uint32_t>(out[i])) continue;
+            ++d;
+            if (listed.fetch_add(1) < o.list) {
+              std::lock_guard<std::mutex> lock(print);
+              std::printf("  %s gang %.*s (0x%08x) = 0x%08x, scalar 0x%08x\n", u->name,
+                          static_cast<int>(g.name.size()), g.name.data(),
+                          std::bit_cast<uint32_t>(in[i]), std::bit_cast<uint32_t>(out[i]),
+                          std::bit_cast<uint32_t>(y));
+            }
+          }
+        }
+        differ += d;
+        checked += c;
+      };
+      run_threads(o.threads, work);
+      std::printf("%-6s gang %-4.*s: %llu inputs, %llu differ from the scalar function\n", u->name,
+                  static_cast<int>(g.name.size()), g.name.data(),
+                  static_cast<unsigned long long>(checked.load()),
+                  static_cast<unsigned long long>(differ.load()));
+      std::fflush(stdout);
+      all_ok = all_ok && differ == 0;
+    }
   }
   return all_ok ? 0 : 1;
 }
@@ -284,7 +347,9 @@ int run_binary(const Options& o) {
   std::fprintf(stderr,
                "usage: check_math [--lib brook|glibc] [--func exp,log,...] [--threads N]\n"
                "                  [--from 0xBITS] [--to 0xBITS] [--step K] [--list N]\n"
-               "       check_math --binary pow|atan2 [--lib glibc] [--pairs N] [--seed S]\n");
+               "       check_math --binary pow|atan2 [--lib glibc] [--pairs N] [--seed S]\n"
+               "       check_math --gang [--variant base|avx2] [--func ...] [--threads N] "
+               "[--from/--to/--step]\n");
   std::exit(2);
 }
 
@@ -318,6 +383,10 @@ int main(int argc, char** argv) {
     } else if (a == "--binary") {
       o.binary = next();
       if (o.binary != "pow" && o.binary != "atan2") usage();
+    } else if (a == "--gang") {
+      o.gang = true;
+    } else if (a == "--variant") {
+      o.variant = next();
     } else if (a == "--pairs") {
       o.pairs = std::stoull(next());
     } else if (a == "--seed") {
@@ -340,5 +409,5 @@ int main(int argc, char** argv) {
   }
   if (o.funcs.size() < names.size()) usage();
   if (o.funcs.empty()) usage();
-  return run_unary(o);
+  return o.gang ? run_gang(o) : run_unary(o);
 }

@@ -6,6 +6,7 @@
 #ifdef BROOK_HAVE_JIT
 
 #include <array>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -267,6 +268,47 @@ kernel void k(float2 a<>, int4 m<>, out float r<>, out float4 v<>, out int q<>) 
     outs = {r, v, q};
     return std::vector<CallArg>{Harness::arg(sa), Harness::arg(sm), Harness::arg(r), Harness::arg(v), Harness::arg(q)};
   });
+}
+
+TEST_CASE("jit spmd: brook_math.h's functions run as gang forms, the interpreter's bits") {
+  // Straight-line and under a branch (masked lanes), on specials, hard cases
+  // (stdlib/brook_math.h's tables), subnormals and ordinary arguments, in
+  // tails of every length: one gang call per function, no per-lane calls.
+  Harness h(R"(
+kernel void k(float a<>, out float4 r<>, out float4 s<>, out float4 t<>) {
+  r = float4(exp(a), exp2(a), log(a), log2(a));
+  s = float4(log10(a), sinh(a), cosh(a), tanh(a));
+  t = float4(atan(a), asin(a), acos(a), 0.0f);
+  if (a > 0.25f) t.w = exp(-a * a) + log(a + 1.0f);
+}
+)");
+  REQUIRE(h.ok());
+  std::string ir = kernel_ir(jit_emit_llvm(*h.program, false), "k");
+  CHECK(ir.find("brook_cr_expf_gang") != std::string::npos);
+  CHECK(ir.find("brook_cr_acosf_gang") != std::string::npos);
+  const uint32_t bits[] = {
+      0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u, 0x00000001u,
+      0x007fffffu, 0x3f800000u, 0xbf800000u, 0x3b429d37u, 0xbcf3a937u, 0x3c413d3au, 0x41178febu,
+      0x4c5d65a5u, 0x65d890d3u, 0x6f31a8ecu, 0x0efeee7au, 0x120b93dcu, 0x13ae78d3u, 0x3a1285ffu,
+      0xba1285ffu, 0x3d8d6b23u, 0xbd8d6b23u, 0x328885a3u, 0x39826222u, 0x42b20000u, 0xc2d00000u,
+      0x43000000u, 0xc3170000u, 0x41200000u, 0x42b40000u, 0x3f000000u, 0xbf000000u};
+  std::vector<float> base;
+  for (uint32_t b : bits) base.push_back(std::bit_cast<float>(b));
+  for (float x : pseudo_random(40, -12.0f, 12.0f, 7u)) base.push_back(x);
+  for (float x : pseudo_random(20, -1.0f, 1.0f, 8u)) base.push_back(x);
+  for (int len : {1, 5, 16, 17, 31, static_cast<int>(base.size())}) {
+    CAPTURE(len);
+    std::vector<float> a(base.begin(), base.begin() + len);
+    check_same(h, "k", [&](Backend& be, std::vector<StreamView>& outs) {
+      auto sa = make_stream(be, h.type("float"), {len}, a);
+      auto zero = std::vector<float>(static_cast<size_t>(4 * len), 0.0f);
+      auto r = make_stream(be, h.type("float4"), {len}, zero);
+      auto s = make_stream(be, h.type("float4"), {len}, zero);
+      auto t = make_stream(be, h.type("float4"), {len}, zero);
+      outs = {r, s, t};
+      return std::vector<CallArg>{Harness::arg(sa), Harness::arg(r), Harness::arg(s), Harness::arg(t)};
+    });
+  }
 }
 
 TEST_CASE("jit spmd: gathers clamp at the edges, contiguous or not") {
