@@ -151,15 +151,24 @@ static inline float cnd(float d) {
 }
 
 void black_scholes(int threads, const float* price, const float* strike, const float* years,
-                   float r, float v, float* call, float* put, int64_t n) {
+                   float rate, float vol, float* call, float* put, int64_t n) {
   parallel_for(n, threads, [&](int64_t b, int64_t e) {
+    // Local copies (restrict pointers, values): captured references could
+    // alias the stores, which keeps GCC from vectorising the loop (and so
+    // from calling libmvec's expf/logf under -ffast-math).
+    const float r = rate, v = vol;
+    const float* __restrict p = price;
+    const float* __restrict k = strike;
+    const float* __restrict y = years;
+    float* __restrict c = call;
+    float* __restrict q = put;
     for (int64_t i = b; i < e; ++i) {
-      float sqrt_t = std::sqrt(years[i]);
-      float d1 = (std::log(price[i] / strike[i]) + (r + 0.5f * v * v) * years[i]) / (v * sqrt_t);
+      float sqrt_t = std::sqrt(y[i]);
+      float d1 = (std::log(p[i] / k[i]) + (r + 0.5f * v * v) * y[i]) / (v * sqrt_t);
       float d2 = d1 - v * sqrt_t;
-      float disc = strike[i] * std::exp(-r * years[i]);
-      call[i] = price[i] * cnd(d1) - disc * cnd(d2);
-      put[i] = disc * (1.0f - cnd(d2)) - price[i] * (1.0f - cnd(d1));
+      float disc = k[i] * std::exp(-r * y[i]);
+      c[i] = p[i] * cnd(d1) - disc * cnd(d2);
+      q[i] = disc * (1.0f - cnd(d2)) - p[i] * (1.0f - cnd(d1));
     }
   });
 }
