@@ -3,11 +3,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
-#include <array>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -37,10 +37,11 @@ uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ull) {
 class CrashNotice {
  public:
   explicit CrashNotice(const std::string& what) {
-    std::snprintf(message_, sizeof message_,
-                  "brook: the OpenCL driver crashed while compiling %s (a bug in the driver or in brook's "
-                  "generated OpenCL C; BROOK_OPENCL_DUMP=DIR keeps the source)\n",
-                  what.c_str());
+    std::snprintf(
+        message_, sizeof message_,
+        "brook: the OpenCL driver crashed while compiling %s (a bug in the driver or in brook's "
+        "generated OpenCL C; BROOK_OPENCL_DUMP=DIR keeps the source)\n",
+        what.c_str());
     active_ = this;
     struct sigaction sa {};
     sa.sa_handler = &CrashNotice::handler;
@@ -108,14 +109,17 @@ std::string describe_device(const cl::Device& d) {
 
 ClRuntime::ClRuntime(int device_index, std::string cache_dir, std::string dump_dir)
     : cache_dir_(std::move(cache_dir)), dump_dir_(std::move(dump_dir)) {
-  if (device_index < 0) throw ClError("OpenCL device indices start at 0, not " + std::to_string(device_index));
+  if (device_index < 0)
+    throw ClError("OpenCL device indices start at 0, not " + std::to_string(device_index));
   std::vector<cl::Device> devices = all_devices();
   if (devices.empty()) {
-    throw ClError("no OpenCL platform or device found (install an OpenCL driver, e.g. pocl-opencl-icd)");
+    throw ClError(
+        "no OpenCL platform or device found (install an OpenCL driver, e.g. pocl-opencl-icd)");
   }
   if (static_cast<size_t>(device_index) >= devices.size()) {
     throw ClError("OpenCL device " + std::to_string(device_index) + " does not exist; there " +
-                  (devices.size() == 1 ? "is 1 device" : "are " + std::to_string(devices.size()) + " devices") +
+                  (devices.size() == 1 ? "is 1 device"
+                                       : "are " + std::to_string(devices.size()) + " devices") +
                   " (see `brook devices`)");
   }
   device_ = devices[static_cast<size_t>(device_index)];
@@ -134,22 +138,26 @@ cl::Program& ClRuntime::program(const std::string& source, const std::string& wh
   auto start = std::chrono::steady_clock::now();
   std::string ident;
   try {
-    ident = device_.getInfo<CL_DEVICE_NAME>() + "|" + device_.getInfo<CL_DRIVER_VERSION>() + "|" + kBuildOptions;
+    ident = device_.getInfo<CL_DEVICE_NAME>() + "|" + device_.getInfo<CL_DRIVER_VERSION>() + "|" +
+            kBuildOptions;
   } catch (const cl::Error&) {
   }
   char name[40];
   std::snprintf(name, sizeof name, "%016llx.bin",
                 static_cast<unsigned long long>(fnv1a(source, fnv1a(ident))));
   // Every generated program lands in DUMP/<hash>.cl (for reading what PoCL gets).
-  if (!dump_dir_.empty()) std::ofstream(std::filesystem::path(dump_dir_) / (std::string(name, 16) + ".cl")) << source;
+  if (!dump_dir_.empty())
+    std::ofstream(std::filesystem::path(dump_dir_) / (std::string(name, 16) + ".cl")) << source;
   const bool use_disk_cache = !cache_dir_.empty();
-  std::filesystem::path cached = use_disk_cache ? std::filesystem::path(cache_dir_) / name : std::filesystem::path();
+  std::filesystem::path cached =
+      use_disk_cache ? std::filesystem::path(cache_dir_) / name : std::filesystem::path();
   cl::Program program;
   bool built = false;
   if (use_disk_cache) {
     std::ifstream in(cached, std::ios::binary);
     if (in) {
-      std::vector<unsigned char> bin((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::vector<unsigned char> bin((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
       try {
         cl::Program::Binaries bins{bin};
         program = cl::Program(context_, {device_}, bins);
@@ -161,7 +169,10 @@ cl::Program& ClRuntime::program(const std::string& source, const std::string& wh
       }
     }
   }
-  if (!built) {
+  // A driver whose own cache is shared by several processes (PoCL's kcache)
+  // can lose a temporary file to another process ("unable to rename
+  // temporary ... No such file or directory"); such a build is tried again.
+  for (int attempt = 0; !built; ++attempt) {
     try {
       program = cl::Program(context_, source);
       {
@@ -169,12 +180,16 @@ cl::Program& ClRuntime::program(const std::string& source, const std::string& wh
         program.build({device_}, kBuildOptions);
       }
       ++compiles;
+      built = true;
     } catch (const cl::Error& e) {
       std::string log;
       try {
         log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
       } catch (const cl::Error&) {
       }
+      const bool file_race = log.find("unable to rename temporary") != std::string::npos ||
+                             log.find("No such file or directory") != std::string::npos;
+      if (file_race && attempt < 2) continue;
       throw BuildError("the OpenCL compiler rejected the generated kernel: " + err_text(e), log);
     }
     if (use_disk_cache) {
@@ -186,9 +201,11 @@ cl::Program& ClRuntime::program(const std::string& source, const std::string& wh
           std::filesystem::path tmp = cached;
           tmp += ".tmp" + std::to_string(std::rand());
           std::ofstream out(tmp, std::ios::binary);
-          out.write(reinterpret_cast<const char*>(bins[0].data()), static_cast<std::streamsize>(bins[0].size()));
+          out.write(reinterpret_cast<const char*>(bins[0].data()),
+                    static_cast<std::streamsize>(bins[0].size()));
           out.close();
-          std::filesystem::rename(tmp, cached, ec);  // atomic: concurrent runs never see half a file
+          std::filesystem::rename(tmp, cached,
+                                  ec);  // atomic: concurrent runs never see half a file
           if (ec) std::filesystem::remove(tmp, ec);
         }
       } catch (const std::exception&) {
@@ -196,7 +213,8 @@ cl::Program& ClRuntime::program(const std::string& source, const std::string& wh
       }
     }
   }
-  build_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  build_ms +=
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return programs_.emplace(source, std::move(program)).first->second;
 }
 
