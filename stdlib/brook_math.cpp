@@ -67,30 +67,19 @@ struct Entry {
   BrookGangFn gang_avx2;  // null where the build has none
 };
 // The functions brook_math.h defines so far; the rest of §10 still uses libm.
+// One row per function: its builtin, then every name derived from F.
+#define BROOK_MATH_ENTRY(ID, F)                                                     \
+  Entry {                                                                           \
+    Builtin::ID, "brook_cr_" #F, "brook_" #F, brook_cr_##F, "brook_cr_" #F "_gang", \
+        brook_cr_##F##_gang_base, BROOK_GANG_AVX2_FN(F)                             \
+  }
 constexpr std::array kEntries{
-    Entry{Builtin::exp, "brook_cr_expf", "brook_expf", brook_cr_expf, "brook_cr_expf_gang",
-          brook_cr_expf_gang_base, BROOK_GANG_AVX2_FN(expf)},
-    Entry{Builtin::exp2, "brook_cr_exp2f", "brook_exp2f", brook_cr_exp2f, "brook_cr_exp2f_gang",
-          brook_cr_exp2f_gang_base, BROOK_GANG_AVX2_FN(exp2f)},
-    Entry{Builtin::log, "brook_cr_logf", "brook_logf", brook_cr_logf, "brook_cr_logf_gang",
-          brook_cr_logf_gang_base, BROOK_GANG_AVX2_FN(logf)},
-    Entry{Builtin::log2, "brook_cr_log2f", "brook_log2f", brook_cr_log2f, "brook_cr_log2f_gang",
-          brook_cr_log2f_gang_base, BROOK_GANG_AVX2_FN(log2f)},
-    Entry{Builtin::log10, "brook_cr_log10f", "brook_log10f", brook_cr_log10f,
-          "brook_cr_log10f_gang", brook_cr_log10f_gang_base, BROOK_GANG_AVX2_FN(log10f)},
-    Entry{Builtin::sinh, "brook_cr_sinhf", "brook_sinhf", brook_cr_sinhf, "brook_cr_sinhf_gang",
-          brook_cr_sinhf_gang_base, BROOK_GANG_AVX2_FN(sinhf)},
-    Entry{Builtin::cosh, "brook_cr_coshf", "brook_coshf", brook_cr_coshf, "brook_cr_coshf_gang",
-          brook_cr_coshf_gang_base, BROOK_GANG_AVX2_FN(coshf)},
-    Entry{Builtin::tanh, "brook_cr_tanhf", "brook_tanhf", brook_cr_tanhf, "brook_cr_tanhf_gang",
-          brook_cr_tanhf_gang_base, BROOK_GANG_AVX2_FN(tanhf)},
-    Entry{Builtin::atan, "brook_cr_atanf", "brook_atanf", brook_cr_atanf, "brook_cr_atanf_gang",
-          brook_cr_atanf_gang_base, BROOK_GANG_AVX2_FN(atanf)},
-    Entry{Builtin::asin, "brook_cr_asinf", "brook_asinf", brook_cr_asinf, "brook_cr_asinf_gang",
-          brook_cr_asinf_gang_base, BROOK_GANG_AVX2_FN(asinf)},
-    Entry{Builtin::acos, "brook_cr_acosf", "brook_acosf", brook_cr_acosf, "brook_cr_acosf_gang",
-          brook_cr_acosf_gang_base, BROOK_GANG_AVX2_FN(acosf)},
+    BROOK_MATH_ENTRY(exp, expf),   BROOK_MATH_ENTRY(exp2, exp2f),   BROOK_MATH_ENTRY(log, logf),
+    BROOK_MATH_ENTRY(log2, log2f), BROOK_MATH_ENTRY(log10, log10f), BROOK_MATH_ENTRY(sinh, sinhf),
+    BROOK_MATH_ENTRY(cosh, coshf), BROOK_MATH_ENTRY(tanh, tanhf),   BROOK_MATH_ENTRY(atan, atanf),
+    BROOK_MATH_ENTRY(asin, asinf), BROOK_MATH_ENTRY(acos, acosf),
 };
+#undef BROOK_MATH_ENTRY
 
 const Entry* find(Builtin id) {
   for (const Entry& e : kEntries)
