@@ -38,6 +38,11 @@ struct ClArg {
   const Type* type = nullptr;                     // Value
   int slot = 0;                                   // Scratch, ErrorWord
   std::array<int64_t, 4> v{};                     // Long, Long4
+  // Long, Long4: an extent, stride or resampling ratio, the same at every
+  // launch over streams of one shape (a view's origin is not: sgm_path moves
+  // its column view at each launch). A shape-specialised variant of brook_map
+  // has these as constants (cl_launch.hpp's map_shape).
+  bool shape = false;
   std::string error;  // why the host cannot pass this argument (an unsupported gather view)
 };
 using ClArgs = std::vector<ClArg>;

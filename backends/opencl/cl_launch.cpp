@@ -109,7 +109,58 @@ std::string map_key(const MapPlan& plan) {
   return k;
 }
 
-std::string map_source(const MapPlan& plan, ClModule& m) {
+namespace {
+
+std::string map_source_impl(const MapPlan& plan, ClModule& m, const ClArgs* shape);
+
+}  // namespace
+
+std::string map_source(const MapPlan& plan, ClModule& m) { return map_source_impl(plan, m, nullptr); }
+
+std::string map_source_for_shape(const MapPlan& plan, const ClArgs& args, ClModule& m) {
+  return map_source_impl(plan, m, &args);
+}
+
+std::string map_shape(const ClArgs& args) {
+  std::string k;
+  for (const ClArg& a : args) {
+    if (!a.shape) continue;
+    k += ' ';
+    const size_t n = a.kind == ClArg::Kind::Long4 ? 4 : 1;
+    for (size_t c = 0; c < n; ++c) {
+      if (c) k += ',';
+      k += std::to_string(a.v[c]);
+    }
+  }
+  return k;
+}
+
+namespace {
+
+// `const long4 a0_str = (long4)(66L, 1L, 0L, 0L);` for each shape argument:
+// declared in a block around the body, they shadow the parameters.
+std::string shape_constants(const ClArgs& args) {
+  std::string s;
+  for (const ClArg& a : args) {
+    if (!a.shape) continue;
+    if (a.kind == ClArg::Kind::Long4) {
+      s += "  const long4 " + a.name + " = (long4)(";
+      for (size_t c = 0; c < 4; ++c) {
+        if (c) s += ", ";
+        s += std::to_string(a.v[c]);
+        s += 'L';
+      }
+      s += ");\n";
+    } else {
+      s += "  const long " + a.name + " = ";
+      s += std::to_string(a.v[0]);
+      s += "L;\n";
+    }
+  }
+  return s;
+}
+
+std::string map_source_impl(const MapPlan& plan, ClModule& m, const ClArgs* shape) {
   m.narrow_index = narrow_ok(plan);
   m.exact_positions = exact_ok(plan);
   for (const auto& [access, inside] : unclamped_accesses(plan))
@@ -201,12 +252,17 @@ std::string map_source(const MapPlan& plan, ClModule& m) {
     }
   }
   body += "  " + call + gl.call_args + ");\n" + stores;
+  // Work-groups' __local arrays must stay in the kernel's outermost scope:
+  // group kernels are not specialised.
+  if (shape && !group) body = "  {\n" + shape_constants(*shape) + body + "  }\n";
   // After cl_args.hpp's list: opencl_backend.cpp sets it after the others.
   if (m.group_votes) params += ", __global int* brook_diverged";
   m.add_function("__kernel " + (group ? gl.attribute + " " : std::string()) + "void brook_map(" +
                  params + ") {\n" + body + "}\n");
   return m.source();
 }
+
+}  // namespace
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/opencl/cl_args.hpp"
 #include "backends/opencl/cl_module.hpp"
 #include "backends/opencl/cl_variant.hpp"
 #include "backends/plan.hpp"
@@ -29,6 +30,17 @@ namespace brook::opencl {
 //                 __global const uchar* holding its C-layout bytes
 std::string map_key(const MapPlan& plan);
 std::string map_source(const MapPlan& plan, ClModule& m);
+
+// A launch's shape: the values of map_args' shape arguments (extents,
+// strides, resampling ratios; not view origins), as text for a variant key.
+std::string map_shape(const ClArgs& args);
+// brook_map compiled for one shape: the same kernel, its parameter list
+// unchanged, with those arguments shadowed by constants, so the driver's
+// compiler sees `input[(g * 66 + y) * 66 + x]` as a hand-written kernel has
+// it and can fold, unroll and vectorise by it (winograd's tiles run 1.5x as
+// fast on PoCL). opencl_backend.cpp decides when a shape has repeated
+// enough to be worth the compile.
+std::string map_source_for_shape(const MapPlan& plan, const ClArgs& args, ClModule& m);
 
 // Reduction kernels over contiguous partials of the element type T:
 //   brook_reduce_first(pbuf, stop, __global const uchar* src, long base, long4 ext, long4 stride,

@@ -83,9 +83,7 @@ class OpenCLBackend final : public Backend {
       params.push_back(a.param);
       bounds.push_back(a.vout_bound);
     }
-    const ast::FuncDecl& k = plan.kernel->defined();
-    const Compiled& c = compile(opencl::map_key(plan), k.name, plan.loc, "kernel '" + plan.kernel->name + "'",
-                                [&](ClModule& m) { return opencl::map_source(plan, m); });
+    const Compiled& c = *last_map_;  // the variant run_map launched
     std::string which;
     auto out = opencl::vout_records(*c.module, words, params, bounds, which);
     if (!which.empty()) {
@@ -270,6 +268,39 @@ class OpenCLBackend final : public Backend {
     return compiled_.emplace(key, std::move(c)).first->second;
   }
 
+  // The variant of brook_map for this launch. A shape (cl_launch.hpp's
+  // map_shape) launched kShapeLaunches times gets its own variant, with the
+  // extents and strides compiled in: a program that launches a kernel over
+  // the same streams again and again (winograd's 6,000 launches, sgm_path's
+  // 1,280 column views) pays one more compile for kernels as fast as
+  // hand-written ones, and one launched once or over ever new shapes pays
+  // nothing. At most kShapeVariants shapes per generic variant, so a program
+  // that walks through many shapes compiles a bounded number.
+  static constexpr int kShapeLaunches = 4;
+  static constexpr int kShapeVariants = 4;
+  Compiled& map_program(const MapPlan& plan, const opencl::ClArgs& args) {
+    const ast::FuncDecl& k = plan.kernel->defined();
+    const std::string what = "kernel '" + plan.kernel->name + "'";
+    std::string key = opencl::map_key(plan);
+    if (!analysis::is_group_kernel(k)) {
+      std::string shaped = key + " shape" + opencl::map_shape(args);
+      if (auto f = compiled_.find(shaped); f != compiled_.end()) return f->second;
+      ShapeCounts& sc = shape_counts_[key];
+      auto n = sc.launches.find(shaped);
+      if (n == sc.launches.end() && sc.launches.size() < 64) n = sc.launches.emplace(shaped, 0).first;
+      if (n != sc.launches.end() && ++n->second >= kShapeLaunches && sc.variants < kShapeVariants) {
+        ++sc.variants;
+        return compile(shaped, k.name, plan.loc, what,
+                       [&](ClModule& m) { return opencl::map_source_for_shape(plan, args, m); });
+      }
+    }
+    return compile(key, k.name, plan.loc, what, [&](ClModule& m) { return opencl::map_source(plan, m); });
+  }
+  struct ShapeCounts {
+    std::map<std::string, int> launches;  // by shaped key
+    int variants = 0;
+  };
+
   // The driver's first error, at the .br statement it comes from when the log names one.
   static PlanError build_failure(const ClModule& m, const opencl::BuildError& e, SourceLoc loc) {
     static const std::regex at(R"(brook\.br:(\d+):\d+: error: ([^\n]*))");
@@ -352,6 +383,8 @@ class OpenCLBackend final : public Backend {
   uint64_t cached_ = 0;
   StorageId next_ = 1;
   std::map<std::string, Compiled> compiled_;
+  std::map<std::string, ShapeCounts> shape_counts_;  // by generic map key
+  Compiled* last_map_ = nullptr;                     // run_map's variant, for run_map_vout
   cl::Buffer pbuf_;
   std::vector<uint32_t>* vout_words_ = nullptr;  // set during run_map_vout
   bool vout_overflow_ = false;
@@ -453,8 +486,9 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
   if (analysis::is_group_kernel(k))
     if (std::string e = analysis::group_domain_error(k, plan.domain); !e.empty())
       throw PlanError{plan.loc, e};
-  Compiled& c = compile(opencl::map_key(plan), k.name, plan.loc, "kernel '" + plan.kernel->name + "'",
-                        [&](ClModule& m) { return opencl::map_source(plan, m); });
+  const opencl::ClArgs args = opencl::map_args(plan);
+  Compiled& c = map_program(plan, args);
+  last_map_ = &c;
   try {
     cl::Kernel& kern = c.kernel("brook_map");
     std::vector<cl::Buffer> keep;
@@ -462,7 +496,7 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
     // copy made now (scheduler.cpp's aliasing rule); the scratch goes back
     // to the pool after the launch is enqueued (the queue is in order).
     LaunchScratch scratch(*this, plan.copies, plan.loc);
-    const cl_uint next = set_args(kern, opencl::map_args(plan), scratch, {}, keep);
+    const cl_uint next = set_args(kern, args, scratch, {}, keep);
     const std::vector<int64_t>& dom = plan.domain;
     // The divergence word of a voting group kernel (cl_groups.hpp), after
     // the parameters cl_args.hpp lists (map_source appends it the same way).

@@ -2701,6 +2701,31 @@ def _(out):
     out.printf("not reached\n")
 
 
+@test("s5_repeated_shapes")
+def _(out):
+    # One shape launched nine times over views whose origins move; gathers
+    # clamp to the <3, 4> view they gather from; the <3, 2> input is
+    # resampled to the <3, 4> domain (column x reads x * 2 / 4).
+    big = [[F(r * 40 + c) for c in range(40)] for r in range(3)]
+    h = [fl([1, 2]), fl([3, 4]), fl([5, 6])]
+    for x in range(1, 10):
+        prev = [row[4 * (x - 1):4 * x] for row in big]
+        for y in range(3):
+            for px in range(4):
+                v = prev[y][px] + F(0.5) * prev[y][min(px + 1, 3)] + F(x) * h[y][px * 2 // 4]
+                big[y][4 * x + px] = v
+    out.stream_print(from_list([3, 40], [v for row in big for v in row]))
+    # Six shapes, five launches each; g[2i + 1] clamps at the last element.
+    g = [F(i * i) for i in range(16)]
+    for n in range(2, 8):
+        for rep in range(5):
+            k = F(rep + n)
+            total = F(0)
+            for i in range(n):
+                total = total + (g[min(2 * i, 15)] + g[min(2 * i + 1, 15)] * k)
+            out.printf("n %d rep %d total %g\n", n, rep, total)
+
+
 # === end of tests ===
 
 if __name__ == "__main__":
