@@ -369,7 +369,8 @@ void Repl::show_info(const std::string& name) {
                   {"stream", "streams"},
                   {"variable", "variables"},
                   {"type", "typedefs"},
-                  {"struct", "structs"}}) {
+                  {"struct", "structs"},
+                  {"macro", "macros"}}) {
     std::vector<std::string> texts;
     for (const Engine::Definition& d : defs) {
       if (d.kind == g.kind) texts.push_back(d.text);

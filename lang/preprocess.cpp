@@ -208,8 +208,8 @@ class Preprocessor {
       expander_.macros() = *start;
     } else {
       for (std::string_view def : kPredefined) define_from_text(std::string(def));
-      expander_.macros()["__FILE__"] = Macro{MacroKind::file_name, {}, false, {}};
-      expander_.macros()["__LINE__"] = Macro{MacroKind::line_number, {}, false, {}};
+      expander_.macros()["__FILE__"] = Macro{MacroKind::file_name, {}, false, {}, {}};
+      expander_.macros()["__LINE__"] = Macro{MacroKind::line_number, {}, false, {}, {}};
       apply_command_line();
     }
     Token eof = process_file(file, 0);
@@ -488,6 +488,7 @@ class Preprocessor {
       return diags_.error(name.loc, "'defined' cannot be used as a macro name");
     }
     Macro macro;
+    macro.defined_at = name.loc;
     size_t k = 1;
     if (k < args.size() && args[k].kind == Tok::l_paren && !args[k].space_before) {
       macro.kind = MacroKind::function;
@@ -628,6 +629,25 @@ MacroTable& MacroTable::operator=(MacroTable&& other) noexcept {
 }
 
 bool MacroTable::empty() const { return !impl_->filled; }
+
+std::vector<MacroTable::Definition> MacroTable::user_definitions() const {
+  std::vector<Definition> out;
+  for (const auto& [name, m] : impl_->macros) {
+    if (!m.defined_at.valid()) continue;
+    std::string text = "#define " + name;
+    if (m.kind == MacroKind::function) {
+      text += '(';
+      for (size_t i = 0; i < m.params.size(); ++i) {
+        if (i) text += ", ";
+        text += m.variadic && i + 1 == m.params.size() ? std::string("...") : m.params[i];
+      }
+      text += ')';
+    }
+    if (!m.body.empty()) text += " " + spelled(m.body);
+    out.push_back({name, std::move(text), m.defined_at});
+  }
+  return out;
+}
 bool MacroTable::defined(std::string_view name) const {
   return impl_->macros.count(std::string(name)) != 0;
 }

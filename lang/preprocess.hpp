@@ -57,6 +57,13 @@ class MacroTable {
   // macros and -D, as preprocess() does).
   bool empty() const;
   bool defined(std::string_view name) const;
+  // The macros a #define in a source made (not the predefined ones, which
+  // include the built-in headers', nor -D), as `#define` spells them.
+  struct Definition {
+    std::string name, text;
+    SourceLoc at;
+  };
+  std::vector<Definition> user_definitions() const;
 
   struct Impl;
 

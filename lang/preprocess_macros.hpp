@@ -29,6 +29,7 @@ struct Macro {
   std::vector<std::string> params;  // "__VA_ARGS__" last when variadic
   bool variadic = false;
   std::vector<Token> body;
+  SourceLoc defined_at;  // the name in its #define; invalid for predefined and -D macros
 };
 
 bool same_definition(const Macro& a, const Macro& b);

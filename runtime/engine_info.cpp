@@ -81,6 +81,10 @@ std::vector<Engine::Definition> Engine::definitions() {
       }
     }
   }
+  // Macros last: a name both defined in C and as a macro shows the C one
+  // first, which is what `:info NAME` then prints.
+  for (MacroTable::Definition& m : front.macros().user_definitions())
+    out.push_back({"macro", std::move(m.name), std::move(m.text)});
   return out;
 }
 
