@@ -194,6 +194,20 @@ std::string ClPrinter::decision(const Stmt& s, const Expr& cond, bool integer) {
   return "brook_vote(" + v + ", brook_vslots, brook_diverged, 1)";
 }
 
+// PoCL's CPU driver vectorises a kernel across work-items only when the
+// kernel has no loop left, and it does not unroll one by itself: blur3x3's
+// 3x3 taps as two loops ran 2.7x slower than the same loops under this hint
+// (bench/opencl/blur3x3.cl with brook's body swapped in). A loop of a few
+// known iterations is unrolled in full, up to kUnrollWork copies of the
+// innermost body across the nest, so a deep nest cannot blow the program up.
+// The hint changes no value.
+std::string ClPrinter::unroll_hint(const ForStmt& f, int indent) {
+  constexpr int64_t kUnrollTrips = 32, kUnrollWork = 256;
+  std::optional<int64_t> n = constant_trip_count(f);
+  if (!n || *n < 2 || *n > kUnrollTrips || unrolled_ * *n > kUnrollWork) return {};
+  return pad(indent) + "#pragma unroll\n";
+}
+
 void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
   if (s.kind != StmtKind::Compound && s.loc.valid()) out += m_.mark_line(s.loc);
   switch (s.kind) {
@@ -252,7 +266,10 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
         out += pad(indent) + "}\n";
         break;
       }
-      out += pad(indent + 1) + "for (; " + (f->cond ? decision(s, *f->cond) : "1") + "; " +
+      const std::string hint = votes_.count(&s) ? std::string() : unroll_hint(*f, indent + 1);
+      const int64_t outer = unrolled_;
+      if (!hint.empty()) unrolled_ *= *constant_trip_count(*f);
+      out += hint + pad(indent + 1) + "for (; " + (f->cond ? decision(s, *f->cond) : "1") + "; " +
              (f->step ? expr(*f->step) : "") + ")\n";
       // A counted loop ends on its own; polling would stop PoCL unrolling it.
       // So does a float counter's loop toward a literal bound; one toward
@@ -264,6 +281,7 @@ void ClPrinter::stmt(const Stmt& s, int indent, std::string& out) {
       } else {
         loop_body(*f->body, indent + 1, true, out);
       }
+      unrolled_ = outer;
       out += pad(indent) + "}\n";
       break;
     }

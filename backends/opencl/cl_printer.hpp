@@ -66,6 +66,12 @@ class ClPrinter {
     std::string bound, fits, cond;
   };
   std::optional<IntegerBound> float_loop_integer_bound(const ast::ForStmt& f);
+  // How many times the body of `f` runs when that is a known constant: an
+  // int counted loop between constants (cl_bounds.hpp) or a float counter's
+  // loop from a literal start toward a literal bound (cl_exact.cpp).
+  std::optional<int64_t> constant_trip_count(const ast::ForStmt& f);
+  // `#pragma unroll` before a loop of a few known iterations (cl_printer.cpp).
+  std::string unroll_hint(const ast::ForStmt& f, int indent);
   std::string init_list(const ast::Expr& e, const Type* t);
 
   // Expressions (cl_printer_expr.cpp)
@@ -130,6 +136,7 @@ class ClPrinter {
   std::map<const ast::VarDecl*, bool> assigned_;
   std::set<const ast::VarDecl*> no_zero_;  // arrays written in full before any read
   std::map<const ast::FuncDecl*, std::unique_ptr<analysis::FloatCounters>> counters_;
+  int64_t unrolled_ = 1;  // the product of the trip counts of the enclosing unrolled loops
 };
 
 }  // namespace brook::opencl
