@@ -242,6 +242,16 @@ ClArgs reduce_next_args(const ReducePlan& plan, int64_t n, int64_t G, int64_t ch
   return args;
 }
 
+ClArgs reduce_direct_args(const ReducePlan& plan, int64_t B) {
+  ClArgs args = reduce_first_args(plan, B, 1, B);
+  auto dst = std::find_if(args.begin(), args.end(), [](const ClArg& a) { return a.name == "dst"; });
+  ClArgs view;
+  view_args(view, "vo", "vo_base", "vo_ext", "vo_str", plan.output, -1, true);
+  const auto at = args.erase(dst);
+  args.insert(at, view.begin(), view.end());
+  return args;
+}
+
 ClArgs reduce_store_args(const ReducePlan& plan) {
   ClArgs args;
   args.push_back(scratch("src", 0, false));

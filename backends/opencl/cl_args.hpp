@@ -68,6 +68,10 @@ ReduceBlocks reduce_blocks(const ReducePlan& plan);
 ClArgs reduce_first_args(const ReducePlan& plan, int64_t G, int64_t chunks, int64_t B);
 ClArgs reduce_next_args(const ReducePlan& plan, int64_t n, int64_t G, int64_t chunks);
 ClArgs reduce_store_args(const ReducePlan& plan);
+// brook_reduce_direct: brook_reduce_first's arguments for one chunk per
+// output, with the output view (vo, vo_base, vo_ext, vo_str) in place of the
+// partials: the fold of each block stored where it belongs, in one launch.
+ClArgs reduce_direct_args(const ReducePlan& plan, int64_t B);
 
 // brook_gs: the values, index and array views, the count, and scratch slot
 // 0 as the error word.

@@ -293,6 +293,7 @@ std::string reduce_key(const ReducePlan& plan) {
   std::string k = "reduce " + ptr_text(&plan.reducer->defined()) + " " + ptr_text(plan.input.elem) +
                   (canonical_extents(plan.input.extents).size() == 1 ? " r1"
                                                                      : (contiguous_blocks(plan) ? " rc" : " rn"));
+  if (plan.to_stream) k += " to-stream";  // its program also has brook_reduce_direct
   for (const PlanArg& a : plan.extra) k += " " + std::to_string(static_cast<int>(a.role));
   return k;
 }
@@ -317,8 +318,11 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
   for (const std::string& c : call_args) call += c;
   call += ");\n";
   bool one_d = canonical_extents(plan.input.extents).size() == 1;
+  // The fold of one chunk of one output's block into acc; brook_reduce_first
+  // stores it among the partials, brook_reduce_direct (one chunk per output)
+  // into the output view.
   std::string first =
-      "__kernel void brook_reduce_first(" + parameter_list(reduce_first_args(plan, 0, 0, 0), m) + ") {\n  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
+      " {\n  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
       "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, B);\n";
   if (one_d) {
     first += "  __global const uchar* s = src + (base + o * B * str.s3) * " + S + ";\n"
@@ -344,8 +348,13 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
              "    if (++b3 == blk.s3) { b3 = 0; if (++b2 == blk.s2) { b2 = 0; if (++b1 == blk.s1) { b1 = 0; ++b0; } } }\n"
              "    " + T + " x = " + ld + "(src + (" + sidx + ") * " + S + ");\n" + call + "  }\n";
   }
-  first += "  " + st + "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n";
-  m.add_function(first);
+  std::string vi = view_index_helper(m);
+  if (plan.to_stream) {
+    m.add_function("__kernel void brook_reduce_direct(" + parameter_list(reduce_direct_args(plan, 0), m) + ")" +
+                   first + "  " + st + "(vo + " + vi + "(o, vo_ext, vo_str, vo_base) * " + S + ", acc);\n}\n");
+  }
+  m.add_function("__kernel void brook_reduce_first(" + parameter_list(reduce_first_args(plan, 0, 0, 0), m) + ")" +
+                 first + "  " + st + "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n");
   m.add_function(
       "__kernel void brook_reduce_next(" + parameter_list(reduce_next_args(plan, 0, 0, 0), m) + ") {\n"
       "  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
@@ -353,7 +362,6 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
       "  " + T + " acc = " + ld + "(src + (o * n + k) * " + S + ");\n"
       "  for (++k; k < kend; ++k) {\n    " + T + " x = " + ld + "(src + (o * n + k) * " + S + ");\n" +
       call + "  }\n  " + st + "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n");
-  std::string vi = view_index_helper(m);
   m.add_function("__kernel void brook_reduce_store(" + parameter_list(reduce_store_args(plan), m) + ") {\n  long o = get_global_id(0);\n  " + st + "(out + " + vi +
                  "(o, ext, str, base) * " + S + ", " + ld + "(src + o * " + S + "));\n}\n");
   return m.source();

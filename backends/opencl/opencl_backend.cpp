@@ -560,6 +560,27 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     if (B <= 0 || nout <= 0) return;
     auto group = [](int64_t n) { return n <= 256 ? n : std::max<int64_t>(64, (n + 1023) / 1024); };
     int64_t G = group(B), chunks = (B + G - 1) / G;
+    // A reduction into a stream ends as a map launch does: the host goes on
+    // unless Ctrl-C, printf or --profile need the wait now (sgm_path's
+    // per-column minimum feeds the next launch on the same in-order queue).
+    auto settle_stream = [&](cl::Event& last) {
+      if (c.module->polls || c.module->uses_printf || !keep.empty() || profile_)
+        wait_for(last);
+      else
+        pending_ = last;
+    };
+    if (plan.to_stream && chunks == 1) {
+      // Each output's block folded by one work-item, straight into the output:
+      // one launch where sgm_path's per-column minimum took two.
+      cl::Event last;
+      cl::Kernel& kern = c.kernel("brook_reduce_direct");
+      set_args(kern, opencl::reduce_direct_args(plan, B), scratch, {}, keep);
+      begin_printf(c);
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(1, nout), cl::NullRange, nullptr, &last);
+      settle_stream(last);
+      end_printf(c);
+      return;
+    }
     // Partial results in pooled buffers: a reduction per launch (sgm_path's
     // per-column minimum) reuses them instead of creating buffers each time.
     scratch.copies.push_back(take(static_cast<uint64_t>(nout * chunks) * S));
@@ -587,13 +608,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       cl::Kernel& kern = c.kernel("brook_reduce_store");
       set_args(kern, opencl::reduce_store_args(plan), scratch, {cur}, keep);
       rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(nout), cl::NullRange, nullptr, &last);
-      // As a map launch: the host goes on unless Ctrl-C, printf or --profile
-      // need the wait now (sgm_path's per-column minimum feeds the next launch
-      // on the same in-order queue).
-      if (c.module->polls || c.module->uses_printf || !keep.empty() || profile_)
-        wait_for(last);
-      else
-        pending_ = last;
+      settle_stream(last);
     } else {
       if (result.size() < S) throw PlanError{plan.loc, "the reduction's host value is too small"};
       // One wait covers the passes and the read (an in-order queue).

@@ -8,14 +8,18 @@ __kernel void winograd_tile(__global const float4* input, int in_width, __global
   int tx = get_global_id(0), ty = get_global_id(1);
   int x0 = 2 * tx, y0 = 2 * ty;
   float4 d[16], t[16], v[16];
+  #pragma unroll
   for (int i = 0; i < 4; i++)
+    #pragma unroll
     for (int j = 0; j < 4; j++) d[i * 4 + j] = input[(y0 + i) * in_width + x0 + j];
+  #pragma unroll
   for (int j = 0; j < 4; j++) {
     t[j] = d[j] - d[8 + j];
     t[4 + j] = d[4 + j] + d[8 + j];
     t[8 + j] = d[8 + j] - d[4 + j];
     t[12 + j] = d[4 + j] - d[12 + j];
   }
+  #pragma unroll
   for (int i = 0; i < 4; i++) {
     v[i * 4] = t[i * 4] - t[i * 4 + 2];
     v[i * 4 + 1] = t[i * 4 + 1] + t[i * 4 + 2];
@@ -23,8 +27,10 @@ __kernel void winograd_tile(__global const float4* input, int in_width, __global
     v[i * 4 + 3] = t[i * 4 + 1] - t[i * 4 + 3];
   }
   float y00[4], y01[4], y10[4], y11[4];
+  #pragma unroll
   for (int o = 0; o < CHANNELS; o++) {
     float4 m[16];
+    #pragma unroll
     for (int p = 0; p < 16; p++) m[p] = v[p] * filter[o * 16 + p];
     float4 col1 = m[1] + m[5] + m[9], col2 = m[2] + m[6] + m[10];
     float4 low1 = m[5] - m[9] - m[13], low2 = m[6] - m[10] - m[14];

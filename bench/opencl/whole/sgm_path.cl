@@ -12,7 +12,9 @@ __kernel void make_image(float shift, int width, __global float* img) {
 __kernel void census(__global const float* image, int width, int height, __global uint* code) {
   int x = get_global_id(0), y = get_global_id(1);
   uint bits = 0u;
+  #pragma unroll
   for (int dy = -3; dy <= 0; dy++)
+    #pragma unroll
     for (int dx = -4; dx <= 4; dx++) {
       if (dy == 0 && dx == 0) break;
       int r0 = clamp(y + dy, 0, height - 1), c0 = clamp(x + dx, 0, width - 1);

@@ -24,24 +24,31 @@ __kernel void winograd_tile(__global const float4* input, __global const float4*
   int og = row / TILES, x0 = 2 * tx, y0 = 2 * (row % TILES);
   float y00[4] = {0.0f, 0.0f, 0.0f, 0.0f}, y01[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   float y10[4] = {0.0f, 0.0f, 0.0f, 0.0f}, y11[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  #pragma unroll
   for (int g = 0; g < GROUPS; g++) {
     float4 d[16], t[16], v[16];
+    #pragma unroll
     for (int i = 0; i < 4; i++)
+      #pragma unroll
       for (int j = 0; j < 4; j++) d[i * 4 + j] = input[(g * PADDED + y0 + i) * PADDED + x0 + j];
+    #pragma unroll
     for (int j = 0; j < 4; j++) {
       t[j] = d[j] - d[8 + j];
       t[4 + j] = d[4 + j] + d[8 + j];
       t[8 + j] = d[8 + j] - d[4 + j];
       t[12 + j] = d[4 + j] - d[12 + j];
     }
+    #pragma unroll
     for (int i = 0; i < 4; i++) {
       v[i * 4] = t[i * 4] - t[i * 4 + 2];
       v[i * 4 + 1] = t[i * 4 + 1] + t[i * 4 + 2];
       v[i * 4 + 2] = t[i * 4 + 2] - t[i * 4 + 1];
       v[i * 4 + 3] = t[i * 4 + 1] - t[i * 4 + 3];
     }
+    #pragma unroll
     for (int o = 0; o < 4; o++) {
       float4 m[16];
+      #pragma unroll
       for (int p = 0; p < 16; p++) m[p] = v[p] * filter[(og * 4 + o) * 64 + g * 16 + p];
       float4 col1 = m[1] + m[5] + m[9], col2 = m[2] + m[6] + m[10];
       float4 low1 = m[5] - m[9] - m[13], low2 = m[6] - m[10] - m[14];
