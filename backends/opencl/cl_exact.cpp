@@ -214,6 +214,35 @@ std::optional<std::string> ClPrinter::exact_index(const Expr& e, int comp) {
   return std::nullopt;
 }
 
+namespace {
+
+// An integral float literal below 2^24 in magnitude, through broadcasts and
+// one-argument constructions (`float2(1.0f)`).
+bool small_literal(const Expr& e, int comp) {
+  if (auto* f = e.as<FloatLit>())
+    return std::fabs(f->value) < kExactLimit && f->value == std::floor(f->value);
+  if (auto* c = e.as<CastExpr>(); c && c->cast == CastKind::Broadcast) return small_literal(*c->operand, 0);
+  if (auto* c = e.as<ConstructExpr>()) {
+    if (!e.type->is_vector()) return c->args.size() == 1 && small_literal(*c->args[0], 0);
+    if (c->args.size() != e.type->count || c->args[static_cast<size_t>(comp)]->type->is_vector()) return false;
+    return small_literal(*c->args[static_cast<size_t>(comp)], 0);
+  }
+  return false;
+}
+
+}  // namespace
+
+bool ClPrinter::narrow_exact(const Expr& e, int comp) {
+  if (auto* c = e.as<ConstructExpr>(); c && e.type->is_vector() && c->args.size() == e.type->count &&
+                                       !c->args[static_cast<size_t>(comp)]->type->is_vector())
+    return narrow_exact(*c->args[static_cast<size_t>(comp)], 0);
+  if (position(e, comp, 0) || small_literal(e, comp)) return true;
+  auto* b = e.as<BinaryExpr>();
+  if (!b || (b->op != BinaryOp::Add && b->op != BinaryOp::Sub)) return false;
+  if (position(*b->lhs, comp, 0) && small_literal(*b->rhs, comp)) return true;
+  return b->op == BinaryOp::Add && position(*b->rhs, comp, 0) && small_literal(*b->lhs, comp);
+}
+
 std::optional<std::string> ClPrinter::exact_int_cast(const CastExpr& e) {
   if (e.cast != CastKind::Convert || !e.type || e.type->is_vector() || !e.operand->type ||
       e.operand->type->is_vector())

@@ -106,6 +106,11 @@ class ClPrinter {
   // Component `comp` of a float gather index as a long, when it provably
   // selects the same element as floor(f + 0.25) would.
   std::optional<std::string> exact_index(const ast::Expr& e, int comp);
+  // Whether exact_index's value is a position, an integral literal below
+  // 2^24 or one plus or minus the other: then it lies within ±2^25 and
+  // clamps in int, which PoCL vectorises (a long clamp takes AVX2 four
+  // instructions per comparison).
+  bool narrow_exact(const ast::Expr& e, int comp);
   std::optional<std::string> offset(const ast::Expr& e, int comp);
   // `(int)P` for an exact position P.
   std::optional<std::string> exact_int_cast(const ast::CastExpr& e);

@@ -5,6 +5,8 @@
 // between vector types go through convert_T.
 #include "backends/opencl/cl_printer.hpp"
 
+#include <functional>
+
 namespace brook::opencl {
 
 using namespace ast;
@@ -219,22 +221,31 @@ std::string ClPrinter::gather_addr(const GatherExpr& e) {
   int rank = p->gather_rank > 0 ? p->gather_rank : 1;
   // The index expressions, slowest dimension first.
   std::vector<std::pair<std::string, const Type*>> idx;
-  // An index known to be an exact integer clamps as one (cl_exact.cpp).
-  auto exact = [&](const Expr& ix, int comp) -> std::optional<std::string> {
+  // An index known to be an exact integer clamps as one (cl_exact.cpp), in
+  // int where its value is known to be small: the clamp of component `comp`
+  // of `ix` to the extent `n`.
+  auto exact = [&](const Expr& ix, int comp) -> std::optional<std::function<std::string(const std::string&)>> {
     auto text = exact_index(ix, comp);
     if (!text) return std::nullopt;
+    if (narrow_exact(ix, comp)) {
+      m_.helper("brook_gn", [] {
+        return "static brook_i brook_gn(int i, brook_i n) { return clamp(i, (brook_i)0, n - 1); }\n";
+      });
+      return [t = *text](const std::string& n) { return "brook_gn((int)" + t + ", " + n + ")"; };
+    }
     m_.helper("brook_gl", [] {
       return "static brook_i brook_gl(long i, brook_i n) { return (brook_i)clamp(i, (long)0, (long)n - 1); }\n";
     });
-    return text;
+    return [t = *text](const std::string& n) { return "brook_gl(" + t + ", " + n + ")"; };
   };
   if (e.indices.size() == 1 && e.indices[0]->type->is_vector()) {
     const Type* v = e.indices[0]->type;
-    std::optional<std::string> col = exact(*e.indices[0], 0), row = rank == 1 ? std::string() : exact(*e.indices[0], 1);
+    auto col = exact(*e.indices[0], 0);
+    auto row = rank == 1 ? col : exact(*e.indices[0], 1);
     if (col && row) {
-      std::string off = rank == 1 ? "brook_gl(" + *col + ", brook_ge_" + g + ".s0)"
-                                  : "brook_gl(" + *row + ", brook_ge_" + g + ".s0) * brook_gs_" + g +
-                                        ".s0 + brook_gl(" + *col + ", brook_ge_" + g + ".s1)";
+      std::string off = rank == 1 ? (*col)("brook_ge_" + g + ".s0")
+                                  : (*row)("brook_ge_" + g + ".s0") + " * brook_gs_" + g + ".s0 + " +
+                                        (*col)("brook_ge_" + g + ".s1");
       return g + " + (" + off + ") * " + std::to_string(e.type->size);
     }
     std::string V = m_.type_name(v);
@@ -261,7 +272,7 @@ std::string ClPrinter::gather_addr(const GatherExpr& e) {
     if (m_.unclamped.count({static_cast<const Expr*>(&e), static_cast<int>(k)})) {
       off += std::string(k ? " + " : "") + "(brook_i)(" + expr(*e.indices[k]) + ")";
     } else if (auto x = exact(*e.indices[k], 0)) {
-      off += (k ? " + brook_gl(" : "brook_gl(") + *x + ", brook_ge_" + g + c + ")";
+      off += (k ? " + " : "") + (*x)("brook_ge_" + g + c);
     } else {
       off += (k ? " + " : "") + gather_index_helper(t) + "(" + expr(*e.indices[k]) + ", brook_ge_" + g + c + ")";
     }
