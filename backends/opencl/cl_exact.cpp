@@ -13,6 +13,10 @@
 //    otherwise both clamp to the same edge, since rounding is monotone and
 //    +-2^24 are representable. The same holds for P - (float)D, P alone and
 //    (float)D alone.
+//  - D may also be a float constant parameter whose value at this launch is
+//    an integer below 2^12 (part of the variant key) and the body never
+//    writes, and a product of such integers and literals whose magnitude
+//    stays below 2^24 (the float product is then exact).
 #include <cmath>
 
 #include "backends/opencl/cl_bounds.hpp"
@@ -120,6 +124,64 @@ std::optional<std::string> ClPrinter::integral(const Expr& e, int comp, int dept
       if (arg.type->is_vector()) return std::nullopt;
       return integral(arg, 0, depth + 1);
     }
+    case ExprKind::Name: {
+      // A float constant this launch passes as a small integer, never written.
+      if (!integral_param(e)) return std::nullopt;
+      return "((long)" + expr(e) + ")";
+    }
+    case ExprKind::Binary: {
+      // A product of integers whose magnitude stays below 2^24 is exact in
+      // float, so the float product is the integer product.
+      auto* b = e.as<BinaryExpr>();
+      if (b->op != BinaryOp::Mul || e.type->is_vector()) return std::nullopt;
+      auto bl = integral_bound(*b->lhs, 0, depth + 1), br = integral_bound(*b->rhs, 0, depth + 1);
+      if (!bl || !br || !(*bl * *br < kExactLimit)) return std::nullopt;
+      auto l = integral(*b->lhs, 0, depth + 1), r = integral(*b->rhs, 0, depth + 1);
+      if (!l || !r) return std::nullopt;
+      return "(" + *l + " * " + *r + ")";
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+bool ClPrinter::integral_param(const Expr& e) {
+  auto* n = e.as<NameExpr>();
+  auto* p = n && n->decl ? n->decl->as<ParamDecl>() : nullptr;
+  return p && !p->type->is_vector() && m_.integral_params.count(p) && current_ && current_->body &&
+         !may_assign(current_->body.get(), *p);
+}
+
+// A bound on the magnitude of component `comp` of an integral() value: literals, small
+// integral constants (below 2^12, cl_variant.hpp) and their products.
+std::optional<double> ClPrinter::integral_bound(const Expr& e, int comp, int depth) {
+  if (depth > 8) return std::nullopt;
+  switch (e.kind) {
+    case ExprKind::FloatLit: return std::fabs(e.as<FloatLit>()->value);
+    case ExprKind::IntLit: return std::fabs(static_cast<double>(e.as<IntLit>()->value));
+    case ExprKind::Cast: {
+      auto* c = e.as<CastExpr>();
+      if (c->cast == CastKind::Broadcast) return integral_bound(*c->operand, 0, depth + 1);
+      if (c->cast == CastKind::Convert && c->operand->kind == ExprKind::IntLit)
+        return integral_bound(*c->operand, 0, depth + 1);
+      return std::nullopt;
+    }
+    case ExprKind::Construct: {
+      auto* c = e.as<ConstructExpr>();
+      if (!e.type->is_vector())
+        return c->args.size() == 1 ? integral_bound(*c->args[0], 0, depth + 1) : std::nullopt;
+      if (c->args.size() != e.type->count || c->args[static_cast<size_t>(comp)]->type->is_vector())
+        return std::nullopt;
+      return integral_bound(*c->args[static_cast<size_t>(comp)], 0, depth + 1);
+    }
+    case ExprKind::Name: return integral_param(e) ? std::optional<double>(4096.0) : std::nullopt;
+    case ExprKind::Binary: {
+      auto* b = e.as<BinaryExpr>();
+      if (b->op != BinaryOp::Mul || e.type->is_vector()) return std::nullopt;
+      auto l = integral_bound(*b->lhs, 0, depth + 1), r = integral_bound(*b->rhs, 0, depth + 1);
+      if (!l || !r) return std::nullopt;
+      return *l * *r;
+    }
     default:
       return std::nullopt;
   }
@@ -214,33 +276,21 @@ std::optional<std::string> ClPrinter::exact_index(const Expr& e, int comp) {
   return std::nullopt;
 }
 
-namespace {
-
-// An integral float literal below 2^24 in magnitude, through broadcasts and
-// one-argument constructions (`float2(1.0f)`).
-bool small_literal(const Expr& e, int comp) {
-  if (auto* f = e.as<FloatLit>())
-    return std::fabs(f->value) < kExactLimit && f->value == std::floor(f->value);
-  if (auto* c = e.as<CastExpr>(); c && c->cast == CastKind::Broadcast) return small_literal(*c->operand, 0);
-  if (auto* c = e.as<ConstructExpr>()) {
-    if (!e.type->is_vector()) return c->args.size() == 1 && small_literal(*c->args[0], 0);
-    if (c->args.size() != e.type->count || c->args[static_cast<size_t>(comp)]->type->is_vector()) return false;
-    return small_literal(*c->args[static_cast<size_t>(comp)], 0);
-  }
-  return false;
-}
-
-}  // namespace
 
 bool ClPrinter::narrow_exact(const Expr& e, int comp) {
   if (auto* c = e.as<ConstructExpr>(); c && e.type->is_vector() && c->args.size() == e.type->count &&
                                        !c->args[static_cast<size_t>(comp)]->type->is_vector())
     return narrow_exact(*c->args[static_cast<size_t>(comp)], 0);
-  if (position(e, comp, 0) || small_literal(e, comp)) return true;
+  // An integral() value of magnitude below 2^24.
+  auto small = [&](const Expr& x) {
+    auto b = integral_bound(x, comp, 0);
+    return b && *b < kExactLimit && integral(x, comp, 0);
+  };
+  if (position(e, comp, 0) || small(e)) return true;
   auto* b = e.as<BinaryExpr>();
   if (!b || (b->op != BinaryOp::Add && b->op != BinaryOp::Sub)) return false;
-  if (position(*b->lhs, comp, 0) && small_literal(*b->rhs, comp)) return true;
-  return b->op == BinaryOp::Add && position(*b->rhs, comp, 0) && small_literal(*b->lhs, comp);
+  if (position(*b->lhs, comp, 0) && small(*b->rhs)) return true;
+  return b->op == BinaryOp::Add && position(*b->rhs, comp, 0) && small(*b->lhs);
 }
 
 std::optional<std::string> ClPrinter::exact_int_cast(const CastExpr& e) {

@@ -95,6 +95,7 @@ std::string map_key(const MapPlan& plan) {
                   (narrow_ok(plan) ? "n" : "w") + (exact_ok(plan) ? "x" : "f") + (flat_ok(plan) ? "l" : "");
   k += " u";
   for (const auto& [access, inside] : unclamped_accesses(plan)) k += inside ? "1" : "0";
+  for (int p : small_integral_constants(plan)) k += " ic" + std::to_string(p);
   const std::array<int32_t, 4> ioff = variant_instance_offset(plan);
   if (ioff != std::array<int32_t, 4>{0, 0, 0, 0}) {
     k += " io";
@@ -165,6 +166,8 @@ std::string map_source_impl(const MapPlan& plan, ClModule& m, const ClArgs* shap
   m.exact_positions = exact_ok(plan);
   for (const auto& [access, inside] : unclamped_accesses(plan))
     if (inside) m.unclamped.insert({access.gather, access.index});
+  for (int p : small_integral_constants(plan))
+    m.integral_params.insert(plan.kernel->defined().params.at(static_cast<size_t>(p)).get());
   const std::array<int32_t, 4> ioff = variant_instance_offset(plan);
   if (ioff != std::array<int32_t, 4>{0, 0, 0, 0}) {
     m.helper("brook_ioff", [&] {

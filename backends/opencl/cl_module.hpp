@@ -66,6 +66,10 @@ class ClModule {
   // array indices (the IndexExpr, 0) that provably stay inside their array at
   // this launch (cl_bounds.hpp): printed without a clamp.
   std::set<std::pair<const void*, int>> unclamped;
+  // The launched kernel's float constant parameters whose value at this
+  // launch is an integer of magnitude below 2^12 (cl_variant.hpp): exact
+  // integers to the printer (cl_exact.cpp).
+  std::set<const void*> integral_params;
 
   // The whole translation unit.
   std::string source() const;

@@ -103,11 +103,15 @@ class ClPrinter {
   // are exact integers under ClModule::exact_positions, or nullopt.
   std::optional<std::string> position(const ast::Expr& e, int comp, int depth);
   std::optional<std::string> integral(const ast::Expr& e, int comp, int depth);
+  bool integral_param(const ast::Expr& e);
+  // A bound on the magnitude of component `comp` of an integral() value:
+  // literals, small integral constants (below 2^12) and their products.
+  std::optional<double> integral_bound(const ast::Expr& e, int comp, int depth);
   // Component `comp` of a float gather index as a long, when it provably
   // selects the same element as floor(f + 0.25) would.
   std::optional<std::string> exact_index(const ast::Expr& e, int comp);
-  // Whether exact_index's value is a position, an integral literal below
-  // 2^24 or one plus or minus the other: then it lies within ±2^25 and
+  // Whether exact_index's value is a position, an integral value below
+  // 2^24 (integral_bound) or one plus or minus the other: then it lies within ±2^25 and
   // clamps in int, which PoCL vectorises (a long clamp takes AVX2 four
   // instructions per comparison).
   bool narrow_exact(const ast::Expr& e, int comp);

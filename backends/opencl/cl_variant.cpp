@@ -3,6 +3,7 @@
 #include "backends/opencl/cl_variant.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
 
@@ -165,6 +166,21 @@ bool uses_instance(const FuncDecl& kernel) {
 }
 
 }  // namespace
+
+std::vector<int> small_integral_constants(const MapPlan& plan) {
+  std::vector<int> out;
+  const FuncDecl& k = plan.kernel->defined();
+  for (const PlanArg& a : plan.args) {
+    const ParamDecl* p = k.params.at(static_cast<size_t>(a.param)).get();
+    if (a.role != ArgRole::Constant || !p->type || p->type->kind != TypeKind::Float ||
+        a.value.size() != sizeof(float))
+      continue;
+    float v;
+    std::memcpy(&v, a.value.data(), sizeof v);
+    if (std::fabs(v) < 4096.0f && v == std::floor(v)) out.push_back(a.param);
+  }
+  return out;
+}
 
 std::array<int32_t, 4> variant_instance_offset(const MapPlan& plan) {
   if (!uses_instance(*plan.kernel)) return {0, 0, 0, 0};

@@ -43,6 +43,13 @@ std::optional<GatherShape> gather_shape(const Extents& view_ext, const Extents& 
 // (sgm_path writes a new column view at each of its 640 launches).
 std::array<int32_t, 4> variant_instance_offset(const MapPlan& plan);
 
+// The kernel's float constant parameters whose value at this launch is an
+// integer of magnitude below 2^12, by parameter index: BrookGPU's programs
+// pass loop counters so (`path_step(..., (float)x, ...)`), and a gather at
+// `x * 64.0f + d` is then an exact integer index (cl_exact.cpp). Part of the
+// variant key: a launch with x = 0.5 compiles another variant.
+std::vector<int> small_integral_constants(const MapPlan& plan);
+
 // 'p' pinned to 0, 'i' identity, 's' scaled (num/den) in long, 'n' scaled in
 // int. At a launch over `domain`, a scaled index that is 0 at every position
 // (a <480, 1> stream read over a <480, 64> domain) is pinned, and one whose

@@ -2726,6 +2726,17 @@ def _(out):
             out.printf("n %d rep %d total %g\n", n, rep, total)
 
 
+@test("s5_integral_constant_gather")
+def _(out):
+    a = from_list([12], [F(i * i % 17) for i in range(12)])
+    for x in fl([1.0, 0.6, 1.0, -2.0, 5000.0, 2.0, 2.75]):
+        o = [gather(a, x * F(4.0) + F(p)) + F(100.0) * gather(a, F(p) - x) for p in range(4)]
+        out.printf("x = %g: ", x)
+        out.stream_print(from_list([4], o))
+    x = F(1.0) + F(0.5)
+    out.stream_print(from_list([4], [gather(a, x * F(4.0) + F(p)) for p in range(4)]))
+
+
 # === end of tests ===
 
 if __name__ == "__main__":
