@@ -1,8 +1,9 @@
 // Entry kernels for the three kinds of plan. One OpenCL program per distinct
 // (kernel, roles, element types, ranks, index-map kinds): extents, offsets,
 // strides and resampling ratios are kernel arguments, so a new shape reuses
-// the compiled program. The argument order each generator documents is the
-// one opencl_backend.cpp sets.
+// the compiled program (a shape launched again and again also gets a variant
+// with them as constants, map_source_for_shape). The argument order each
+// generator documents is the one opencl_backend.cpp sets.
 #pragma once
 
 #include <optional>
