@@ -156,8 +156,9 @@ void invoke(Machine& m, CompiledFunction& f, SourceLoc call_loc, uint8_t* aggreg
   m.calls[m.depth] = {&f, call_loc};
   ++m.depth;
   if (!f.escaping.empty()) enter_frame(m, f);
-  m.ret.u = 0;
-  f.body->exec(m);
+  // A body that ends without 'return' yields 0, not whatever the last
+  // nested call left in m.ret (C's rule for main; deterministic elsewhere).
+  if (f.body->exec(m) != Flow::ret) m.ret.u = 0;
   if (!f.escaping.empty()) leave_frame(m, f);
   --m.depth;
   m.fp = saved;

@@ -327,6 +327,15 @@ class Lexer {
     for (size_t i = digits_begin; i < digits_end; ++i) {
       unsigned char c = static_cast<unsigned char>(s[i]);
       unsigned d = static_cast<unsigned>(hex_value(c));
+      if (d >= base && octal && d < 10) {
+        // BrookGPU's brcc read such a constant as strtol does, stopping at the
+        // first 8 or 9, and real programs rely on it (LANGUAGE.md §2:
+        // '06294306' is 062 = 50).
+        diags_.warning(tok.loc, "invalid digit '" + std::string(1, static_cast<char>(c)) +
+                                    "' in octal constant; BrookGPU reads it as its octal prefix " +
+                                    std::string(s.substr(0, i)) + " = " + std::to_string(value));
+        break;
+      }
       if (d >= base) {
         diags_.error(tok.loc, "invalid digit '" + std::string(1, static_cast<char>(c)) +
                                   "' in octal constant");

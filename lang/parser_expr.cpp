@@ -163,6 +163,12 @@ ExprPtr Parser::parse_unary() {
     }
     case Tok::kw_indexof: {
       auto i = std::make_unique<IndexofExpr>(advance().loc);
+      if (at(Tok::semi) || at(Tok::r_paren) || at(Tok::comma)) {
+        // BrookGPU accepted a bare `indexof` (`f = indexof;`) in a kernel.
+        fail(i->loc,
+             "a bare 'indexof' without a stream (BrookGPU) is not supported; "
+             "write 'indexof(s)' for a stream parameter s");
+      }
       // `indexof(a).xy` is used like a call, and BrookGPU reads `indexof a.xy`
       // as `(indexof a).xy` too: a postfix applies to the result.
       i->operand = parse_primary();
@@ -305,6 +311,7 @@ ExprPtr Parser::parse_primary() {
       return lit;
     }
     case Tok::identifier: {
+      if (t.text == "BRTIter" && tok(1).kind == Tok::l_paren) return parse_brt_iter();
       if (const Type* b = builtin_type_name(t); b && tok(1).kind == Tok::l_paren) {
         auto c = std::make_unique<ConstructExpr>(t.loc);
         c->target.loc = t.loc;
@@ -354,6 +361,39 @@ ExprPtr Parser::parse_primary() {
       break;
   }
   fail_here("expected expression");
+}
+
+// `BRTIter(lo, hi)` / `BRTIter(lo.x, lo.y, hi.x, hi.y)` ...: the name BrookGPU's
+// brcc gave `iter()`, which its regression programs call directly, with a
+// floatN iterator's N low components and then its N high ones.
+ExprPtr Parser::parse_brt_iter() {
+  auto it = std::make_unique<IterInitExpr>(advance().loc);
+  SourceLoc args_loc = tok().loc;
+  auto args = parse_call_args();
+  size_t n = args.size();
+  if (n < 2 || n > 8 || n % 2 != 0) {
+    fail(args_loc,
+         "'BRTIter' (BrookGPU's iterator initialiser) takes 2, 4, 6 or 8 arguments: "
+         "the low components, then the high ones");
+  }
+  size_t k = n / 2;
+  if (k == 1) {
+    it->lo = std::move(args[0]);
+    it->hi = std::move(args[1]);
+    return it;
+  }
+  std::string vec = "float" + std::to_string(k);
+  auto make = [&](size_t first) {
+    auto c = std::make_unique<ConstructExpr>(args[first]->loc);
+    c->target.loc = args[first]->loc;
+    c->target.builtin = types_.builtin_by_name(vec);
+    c->target.name = vec;
+    for (size_t i = first; i < first + k; ++i) c->args.push_back(std::move(args[i]));
+    return c;
+  };
+  it->lo = make(0);
+  it->hi = make(k);
+  return it;
 }
 
 }  // namespace brook::parser_detail

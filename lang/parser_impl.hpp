@@ -71,6 +71,7 @@ class Parser {
   bool starts_type_name(size_t ahead = 0) const;   // a type specifier or qualifier
   bool starts_declaration(size_t ahead = 0) const;  // also storage / Brook keywords
   const Type* builtin_type_name(const Token& t) const;
+  ast::ExprPtr parse_brt_iter();
   // `unsigned int4` → uint4 (also char and short vectors); nullptr otherwise.
   const Type* unsigned_vector(const Type* t) const;
   bool kernel_after_type(bool type_seen) const;

@@ -142,6 +142,13 @@ constexpr std::string_view kPredefined[] = {
     "STREAM_SCATTER_ASSIGN 0",
     "STREAM_SCATTER_ADD 1",
     "STREAM_SCATTER_MUL 2",
+    // BrookGPU's brt.hpp spelled the same operations with the element kind.
+    "STREAM_GATHER_FLOAT_INC 1",
+    "STREAM_GATHER_INTEGER_INC 1",
+    "STREAM_SCATTER_FLOAT_ADD 1",
+    "STREAM_SCATTER_INTEGER_ADD 1",
+    "STREAM_SCATTER_FLOAT_MUL 2",
+    "STREAM_SCATTER_INTEGER_MUL 2",
 };
 
 // Headers whose declarations are built in (LANGUAGE.md §2, §9): the C99 and

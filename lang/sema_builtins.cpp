@@ -477,6 +477,17 @@ const Type* Sema::Impl::check_stream_builtin(CallExpr& c, const stdlib::BuiltinI
       if (!a->is_error() && !a->is_stream() && !a->is_array())
         error(c.args[2]->loc, first(2) + " must be a stream or an array, not " + quoted(a));
       ExprPtr& op = c.args[3];
+      if (auto* call = op->as<CallExpr>(); call && call->callee_expr == nullptr) {
+        Decl* cd = lookup(call->callee);
+        if (auto* f = cd ? cd->as<FuncDecl>() : nullptr; f && f->fkind == FuncKind::Reduce) {
+          // BrookGPU's `streamScatterOp(s, i, a, f(1))` binds the reduce
+          // function's constant parameters; no backend runs such an op yet.
+          error(op->loc, "'" + f->name + "(...)' as the operation of " + name +
+                             " (binding a reduce function's constant arguments, BrookGPU) "
+                             "is not supported; pass the reduce function by name");
+          return types.void_type();
+        }
+      }
       auto* n = op->as<NameExpr>();
       Decl* d = n ? lookup(n->name) : nullptr;
       if (auto* f = d ? d->as<FuncDecl>() : nullptr) {

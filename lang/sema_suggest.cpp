@@ -9,7 +9,22 @@
 
 namespace brook {
 
+namespace {
+// Names of BrookGPU's runtime that its programs use and this implementation
+// does not provide: the message names the form instead of a near spelling.
+std::string_view brookgpu_only(std::string_view name) {
+  if (name == "kprintf") return "BrookGPU's kernel debug print, not supported; use printf";
+  if (name == "linearindexof")
+    return "BrookGPU's linear position of an output, not supported; compute it from indexof";
+  if (name == "streamRealloc1D" || name == "streamRealloc2D")
+    return "BrookGPU's stream reallocation, not supported; declare a stream of the new size";
+  return {};
+}
+}  // namespace
+
 std::string Sema::Impl::suggestion(std::string_view name, NameKind kind) const {
+  if (std::string_view what = brookgpu_only(name); !what.empty() && kind != NameKind::type)
+    return " ('" + std::string(name) + "' is " + std::string(what) + ")";
   std::vector<std::string_view> candidates;
   for (const Scope& scope : scopes) {
     for (const auto& [spelling, decl] : scope.names) {

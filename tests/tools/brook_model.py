@@ -735,6 +735,34 @@ def show_size(out, s):
     out.printf("%d %d %d %d\n", *stream_size(s))
 
 
+@test("s12_brtiter")
+def _(out):
+    # BRTIter(lo..., hi...) builds the same iterator as iter(floatN(lo...), floatN(hi...)).
+    out.stream_print(iterator([5], 0.0, 10.0))
+    out.stream_print(iterator([4], (0.0, 10.0), (4.0, 2.0)))
+    out.stream_print(iterator([2], (1.0, 2.0, 3.0), (5.0, 6.0, 7.0)))
+    out.stream_print(iterator([2], (0.0, 0.0, 0.0, 0.0), (8.0, 4.0, 2.0, 1.0)))
+    e = iterator([2, 3], (0.0, 0.0), (3.0, 2.0))
+    out.stream_print(e)
+    s = Stream([2, 3])
+    launch([s], [e], lambda inv, v, cur: [v[0] * F(10) + v[1]])
+    out.stream_print(s)
+
+
+@test("s12_op_spellings")
+def _(out):
+    a = Stream([3])
+    idx, v, t = from_list([5], fl([2, 0, 2, 1, 2])), from_list([5], fl([1, 2, 3, 4, 5])), Stream([5])
+    gather_op(t, idx, a, "INC")
+    out.stream_print(t)
+    gather_op(t, idx, a, "INC")
+    out.stream_print(t)
+    out.stream_print(a)
+    for op in ("ADD", "ADD", "MUL", "MUL"):
+        scatter_op(v, idx, a, op)
+        out.stream_print(a)
+
+
 @test("s12_const_array_mask")
 def _(out):
     a = from_list([4, 4], fl(range(16)))

@@ -239,8 +239,16 @@ TEST_CASE("lexer: empty char literal") {
 }
 
 TEST_CASE("lexer: bad numbers") {
-  CHECK(first_error("08") == "invalid digit '8' in octal constant");
-  CHECK(first_error("0129") == "invalid digit '9' in octal constant");
+  // BrookGPU's rule (LANGUAGE.md §2): an 8 or 9 ends an octal constant, with
+  // a warning, so 06294306 is 062.
+  CHECK(first_error("08") == "");
+  Lexed oct = lex("06294306");
+  REQUIRE(!oct.tokens.empty());
+  CHECK(oct.tokens[0].int_value == 50);
+  REQUIRE(oct.diags.size() == 1);
+  CHECK(oct.diags[0].severity == Severity::warning);
+  CHECK(oct.diags[0].message ==
+        "invalid digit '9' in octal constant; BrookGPU reads it as its octal prefix 062 = 50");
   CHECK(first_error("12abc") == "invalid suffix 'abc' on integer constant");
   CHECK(first_error("1uu") == "invalid suffix 'uu' on integer constant");
   CHECK(first_error("1.0q") == "invalid suffix 'q' on floating constant");
