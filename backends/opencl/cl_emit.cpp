@@ -62,7 +62,8 @@ std::string emit_one(const ast::FuncDecl& f) {
       a.map = {DimMap{0, 1, 1}};
     plan.args.push_back(std::move(a));
   }
-  return opencl::map_source(plan, m);
+  opencl::KernelFacts facts;
+  return opencl::map_source(plan, m, facts);
 }
 
 }  // namespace

@@ -90,13 +90,13 @@ std::string view_index_helper(ClModule& m) {
 
 }  // namespace
 
-std::string map_key(const MapPlan& plan) {
+std::string map_key(const MapPlan& plan, KernelFacts& facts) {
   std::string k = "map " + ptr_text(&plan.kernel->defined()) + " r" + std::to_string(plan.domain.size()) +
-                  (narrow_ok(plan) ? "n" : "w") + (exact_ok(plan) ? "x" : "f") + (flat_ok(plan) ? "l" : "");
+                  (narrow_ok(plan) ? "n" : "w") + (exact_ok(plan) ? "x" : "f") + (flat_ok(plan, facts) ? "l" : "");
   k += " u";
-  for (const auto& [access, inside] : unclamped_accesses(plan)) k += inside ? "1" : "0";
+  for (const auto& [access, inside] : unclamped_accesses(plan, facts)) k += inside ? "1" : "0";
   for (int p : small_integral_constants(plan)) k += " ic" + std::to_string(p);
-  const std::array<int32_t, 4> ioff = variant_instance_offset(plan);
+  const std::array<int32_t, 4> ioff = variant_instance_offset(plan, facts);
   if (ioff != std::array<int32_t, 4>{0, 0, 0, 0}) {
     k += " io";
     for (int32_t o : ioff) k += " " + std::to_string(o);
@@ -112,14 +112,16 @@ std::string map_key(const MapPlan& plan) {
 
 namespace {
 
-std::string map_source_impl(const MapPlan& plan, ClModule& m, const ClArgs* shape);
+std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts, const ClArgs* shape);
 
 }  // namespace
 
-std::string map_source(const MapPlan& plan, ClModule& m) { return map_source_impl(plan, m, nullptr); }
+std::string map_source(const MapPlan& plan, ClModule& m, KernelFacts& facts) {
+  return map_source_impl(plan, m, facts, nullptr);
+}
 
-std::string map_source_for_shape(const MapPlan& plan, const ClArgs& args, ClModule& m) {
-  return map_source_impl(plan, m, &args);
+std::string map_source_for_shape(const MapPlan& plan, const ClArgs& args, ClModule& m, KernelFacts& facts) {
+  return map_source_impl(plan, m, facts, &args);
 }
 
 std::string map_shape(const ClArgs& args) {
@@ -161,14 +163,14 @@ std::string shape_constants(const ClArgs& args) {
   return s;
 }
 
-std::string map_source_impl(const MapPlan& plan, ClModule& m, const ClArgs* shape) {
+std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts, const ClArgs* shape) {
   m.narrow_index = narrow_ok(plan);
   m.exact_positions = exact_ok(plan);
-  for (const auto& [access, inside] : unclamped_accesses(plan))
+  for (const auto& [access, inside] : unclamped_accesses(plan, facts))
     if (inside) m.unclamped.insert({access.gather, access.index});
   for (int p : small_integral_constants(plan))
     m.integral_params.insert(plan.kernel->defined().params.at(static_cast<size_t>(p)).get());
-  const std::array<int32_t, 4> ioff = variant_instance_offset(plan);
+  const std::array<int32_t, 4> ioff = variant_instance_offset(plan, facts);
   if (ioff != std::array<int32_t, 4>{0, 0, 0, 0}) {
     m.helper("brook_ioff", [&] {
       return "#define BROOK_IOFF ((int4)(" + std::to_string(ioff[0]) + ", " + std::to_string(ioff[1]) + ", " +
@@ -185,7 +187,7 @@ std::string map_source_impl(const MapPlan& plan, ClModule& m, const ClArgs* shap
   const GroupLaunch gl = group ? group_launch(k, m) : GroupLaunch{};
   std::string body = gl.prologue;
   auto p = [](size_t d) { return "p" + std::to_string(d); };
-  const bool flat = flat_ok(plan) && !group;  // work-groups need the NDRange's dimensions
+  const bool flat = flat_ok(plan, facts) && !group;  // work-groups need the NDRange's dimensions
   if (flat) {
     // One linear range: every stream is laid out like the domain.
     body += "  long brook_g = get_global_id(0), brook_r = brook_g;\n";

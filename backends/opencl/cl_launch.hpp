@@ -29,8 +29,8 @@ namespace brook::opencl {
 //     Gather:     __global const uchar* buf, long base, long4 ext, long4 stride
 //     Constant:   a scalar by value (bool as uchar); anything else as a
 //                 __global const uchar* holding its C-layout bytes
-std::string map_key(const MapPlan& plan);
-std::string map_source(const MapPlan& plan, ClModule& m);
+std::string map_key(const MapPlan& plan, KernelFacts& facts);
+std::string map_source(const MapPlan& plan, ClModule& m, KernelFacts& facts);
 
 // A launch's shape: the values of map_args' shape arguments (extents,
 // strides, resampling ratios; not view origins), as text for a variant key.
@@ -41,7 +41,7 @@ std::string map_shape(const ClArgs& args);
 // it and can fold, unroll and vectorise by it (winograd's tiles run 1.5x as
 // fast on PoCL). opencl_backend.cpp decides when a shape has repeated
 // enough to be worth the compile.
-std::string map_source_for_shape(const MapPlan& plan, const ClArgs& args, ClModule& m);
+std::string map_source_for_shape(const MapPlan& plan, const ClArgs& args, ClModule& m, KernelFacts& facts);
 
 // Reduction kernels over contiguous partials of the element type T:
 //   brook_reduce_first(pbuf, stop, __global const uchar* src, long base, long4 ext, long4 stride,

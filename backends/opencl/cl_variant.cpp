@@ -100,13 +100,13 @@ bool exact_ok(const MapPlan& plan) {
 
 // Which provable gather indices of the plan's kernel stay inside their arrays
 // at this launch's extents (cl_bounds.hpp): those print without a clamp.
-std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan) {
+std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan, KernelFacts& known) {
   std::vector<std::pair<GatherAccess, bool>> out;
   const FuncDecl& k = plan.kernel->defined();
   LaunchFacts facts;
   facts.comp_extents.assign(plan.domain.rbegin(),
                             plan.domain.rend());  // component 0 = last dimension
-  const std::array<int32_t, 4> ioff = variant_instance_offset(plan);
+  const std::array<int32_t, 4> ioff = variant_instance_offset(plan, known);
   std::copy(ioff.begin(), ioff.end(), facts.instance_offset.begin());
   for (const PlanArg& a : plan.args) {
     const ParamDecl* p = k.params.at(static_cast<size_t>(a.param)).get();
@@ -117,7 +117,7 @@ std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& pla
       facts.int_params[p] = v;
     }
   }
-  for (const GatherAccess& g : gather_accesses(k, exact_ok(plan), facts)) {
+  for (const GatherAccess& g : known.gather_accesses(k, exact_ok(plan), facts)) {
     bool inside = !g.param && range_inside(g.range, g.array_size);
     for (const PlanArg& a : plan.args) {
       if (!g.param || a.role != ArgRole::Gather ||
@@ -136,36 +136,42 @@ std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& pla
   return out;
 }
 
-namespace {
-
-// Whether the kernel, or a kernel function it calls, reads its position:
-// indexof, instance(), or printf and push (whose order follows positions).
-bool uses_position(const FuncDecl& kernel) {
-  bool uses = false;
+const KernelFacts::Walked& KernelFacts::walked(const FuncDecl& kernel) {
+  auto found = walked_.find(&kernel);
+  if (found != walked_.end()) return found->second;
+  Walked w;
   analysis::walk_with_callees(kernel, [&](const Expr& e) {
-    if (e.kind == ExprKind::Indexof) uses = true;
+    if (e.kind == ExprKind::Indexof) w.position = true;
     const auto* c = e.as<CallExpr>();
     if (!c || c->target != CallTarget::Builtin) return;
     auto b = static_cast<stdlib::Builtin>(c->builtin);
-    if (b == stdlib::Builtin::instance || b == stdlib::Builtin::printf ||
-        b == stdlib::Builtin::push)
-      uses = true;
+    if (b == stdlib::Builtin::instance) w.instance = true;
+    if (b == stdlib::Builtin::instance || b == stdlib::Builtin::printf || b == stdlib::Builtin::push)
+      w.position = true;
   });
-  return uses;
+  return walked_.emplace(&kernel, w).first->second;
 }
 
-bool uses_instance(const FuncDecl& kernel) {
-  bool uses = false;
-  analysis::walk_with_callees(kernel, [&](const Expr& e) {
-    const auto* c = e.as<CallExpr>();
-    if (c && c->target == CallTarget::Builtin &&
-        static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::instance)
-      uses = true;
-  });
-  return uses;
+bool KernelFacts::uses_position(const FuncDecl& kernel) { return walked(kernel).position; }
+bool KernelFacts::uses_instance(const FuncDecl& kernel) { return walked(kernel).instance; }
+
+const std::vector<GatherAccess>& KernelFacts::gather_accesses(const FuncDecl& kernel, bool exact_positions,
+                                                              const LaunchFacts& facts) {
+  std::string key = std::to_string(reinterpret_cast<uintptr_t>(&kernel));
+  key += exact_positions ? " x" : " f";
+  for (int64_t e : facts.comp_extents) key += " " + std::to_string(e);
+  key += " |";
+  for (int32_t o : facts.instance_offset) key += " " + std::to_string(o);
+  key += " |";
+  for (const auto& [p, v] : facts.int_params)
+    key += " " + std::to_string(reinterpret_cast<uintptr_t>(p)) + "=" + std::to_string(v);
+  auto found = accesses_.find(key);
+  if (found != accesses_.end()) return found->second;
+  if (accesses_.size() >= 4096) accesses_.clear();  // a program that never repeats a shape
+  return accesses_.emplace(std::move(key), opencl::gather_accesses(kernel, exact_positions, facts))
+      .first->second;
 }
 
-}  // namespace
 
 std::vector<int> small_integral_constants(const MapPlan& plan) {
   std::vector<int> out;
@@ -182,12 +188,12 @@ std::vector<int> small_integral_constants(const MapPlan& plan) {
   return out;
 }
 
-std::array<int32_t, 4> variant_instance_offset(const MapPlan& plan) {
-  if (!uses_instance(*plan.kernel)) return {0, 0, 0, 0};
+std::array<int32_t, 4> variant_instance_offset(const MapPlan& plan, KernelFacts& facts) {
+  if (!facts.uses_instance(*plan.kernel)) return {0, 0, 0, 0};
   return instance_offset(plan);
 }
 
-bool flat_ok(const MapPlan& plan) {
+bool flat_ok(const MapPlan& plan, KernelFacts& facts) {
   const size_t R = plan.domain.size();
   if (R < 2 || R > 4) return false;
   for (const PlanArg& a : plan.args) {
@@ -200,7 +206,7 @@ bool flat_ok(const MapPlan& plan) {
       if (d > 0 && a.view.stream_extents[d] != plan.domain[d]) return false;
     }
   }
-  return !uses_position(*plan.kernel);
+  return !facts.uses_position(*plan.kernel);
 }
 
 }  // namespace brook::opencl

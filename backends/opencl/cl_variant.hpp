@@ -6,7 +6,9 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -15,16 +17,40 @@
 
 namespace brook::opencl {
 
+// What the variant decisions learn by walking a kernel's AST, kept for the
+// backend's lifetime (the kernels' ASTs outlive it, as the variant keys'
+// pointers assume): winograd's 6,000 launches walked its kernels 6,000
+// times, 7 % of the process's time on the host thread PoCL's workers share
+// the cores with.
+class KernelFacts {
+ public:
+  // Whether the kernel, or a kernel function it calls, reads its position:
+  // indexof, instance(), or printf and push (whose order follows positions).
+  bool uses_position(const ast::FuncDecl& kernel);
+  bool uses_instance(const ast::FuncDecl& kernel);
+  // cl_bounds.hpp's gather_accesses, by kernel and launch facts.
+  const std::vector<GatherAccess>& gather_accesses(const ast::FuncDecl& kernel, bool exact_positions,
+                                                   const LaunchFacts& facts);
+
+ private:
+  struct Walked {
+    bool position = false, instance = false;
+  };
+  const Walked& walked(const ast::FuncDecl& kernel);
+  std::map<const ast::FuncDecl*, Walked> walked_;
+  std::map<std::string, std::vector<GatherAccess>> accesses_;
+};
+
 // Every buffer of the launch is under 2 GiB: index arithmetic in int.
 bool narrow_ok(const MapPlan& plan);
 // Every extent of the launch is at most 2^24: float positions are exact (cl_exact.cpp).
 bool exact_ok(const MapPlan& plan);
 // One linear range: every stream is laid out like the domain and the kernel
 // never reads its position; the NDRange is then element_count(domain) wide.
-bool flat_ok(const MapPlan& plan);
+bool flat_ok(const MapPlan& plan, KernelFacts& facts);
 // The kernel's provable gather indices (cl_bounds.hpp), each with whether it
 // stays inside its array at this launch (then it is printed without a clamp).
-std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan);
+std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan, KernelFacts& facts);
 
 // A gather argument's logical dimensions (the gather parameter's rank): the
 // view's dimensions, leading extent-1 ones dropped, contiguous leading ones
@@ -41,7 +67,7 @@ std::optional<GatherShape> gather_shape(const Extents& view_ext, const Extents& 
 // calls uses instance(), else zero: the offset is compiled into the variant,
 // and a kernel that never reads it must not compile one variant per view
 // (sgm_path writes a new column view at each of its 640 launches).
-std::array<int32_t, 4> variant_instance_offset(const MapPlan& plan);
+std::array<int32_t, 4> variant_instance_offset(const MapPlan& plan, KernelFacts& facts);
 
 // The kernel's float constant parameters whose value at this launch is an
 // integer of magnitude below 2^12, by parameter index: BrookGPU's programs

@@ -281,7 +281,7 @@ class OpenCLBackend final : public Backend {
   Compiled& map_program(const MapPlan& plan, const opencl::ClArgs& args) {
     const ast::FuncDecl& k = plan.kernel->defined();
     const std::string what = "kernel '" + plan.kernel->name + "'";
-    std::string key = opencl::map_key(plan);
+    std::string key = opencl::map_key(plan, facts_);
     if (!analysis::is_group_kernel(k)) {
       std::string shaped = key + " shape" + opencl::map_shape(args);
       if (auto f = compiled_.find(shaped); f != compiled_.end()) return f->second;
@@ -291,10 +291,10 @@ class OpenCLBackend final : public Backend {
       if (n != sc.launches.end() && ++n->second >= kShapeLaunches && sc.variants < kShapeVariants) {
         ++sc.variants;
         return compile(shaped, k.name, plan.loc, what,
-                       [&](ClModule& m) { return opencl::map_source_for_shape(plan, args, m); });
+                       [&](ClModule& m) { return opencl::map_source_for_shape(plan, args, m, facts_); });
       }
     }
-    return compile(key, k.name, plan.loc, what, [&](ClModule& m) { return opencl::map_source(plan, m); });
+    return compile(key, k.name, plan.loc, what, [&](ClModule& m) { return opencl::map_source(plan, m, facts_); });
   }
   struct ShapeCounts {
     std::map<std::string, int> launches;  // by shaped key
@@ -384,6 +384,7 @@ class OpenCLBackend final : public Backend {
   StorageId next_ = 1;
   std::map<std::string, Compiled> compiled_;
   std::map<std::string, ShapeCounts> shape_counts_;  // by generic map key
+  opencl::KernelFacts facts_;
   Compiled* last_map_ = nullptr;                     // run_map's variant, for run_map_vout
   cl::Buffer pbuf_;
   std::vector<uint32_t>* vout_words_ = nullptr;  // set during run_map_vout
@@ -511,7 +512,7 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
     cl::NDRange range, local = cl::NullRange;
     const size_t R = dom.size();
     const bool group = analysis::is_group_kernel(k);
-    if (R == 1 || (opencl::flat_ok(plan) && !group))
+    if (R == 1 || (opencl::flat_ok(plan, facts_) && !group))
       range = cl::NDRange(static_cast<size_t>(element_count(dom)));
     else if (R == 2) range = cl::NDRange(dom[1], dom[0]);
     else if (R == 3) range = cl::NDRange(dom[2], dom[1], dom[0]);
