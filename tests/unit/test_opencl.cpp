@@ -428,6 +428,40 @@ TEST_CASE("opencl: emit prints OpenCL C; devices are listed") {
   CHECK(list_opencl_devices().rfind("0: ", 0) == 0);
 }
 
+TEST_CASE("opencl: loops of a few known iterations are unrolled, others are not") {
+  // PoCL vectorises across work-items only a kernel with no loop left
+  // (cl_printer.cpp's unroll_hint); counting `#pragma unroll` lines tells
+  // which loops got the hint.
+  auto hints = [](const char* src) {
+    Cl cl(src);
+    std::string text = emit_opencl(*cl.program, "k");
+    size_t n = 0;
+    for (size_t at = text.find("#pragma unroll"); at != std::string::npos; at = text.find("#pragma unroll", at + 1))
+      ++n;
+    return n;
+  };
+  // int and float counters between constants: both loops.
+  CHECK(hints("kernel void k(float a[][], out float o<>) {\n"
+              "  float2 p = indexof(o).xy; float s = 0.0f; float dy;\n"
+              "  for (dy = -1.0f; dy <= 1.0f; dy += 1.0f)\n"
+              "    for (int dx = -1; dx <= 1; dx++) s += a[p + float2((float)dx, dy)];\n"
+              "  o = s;\n}\n") == 2);
+  // A bound known only at run time, and a trip count past 32: no hint.
+  CHECK(hints("kernel void k(float a[], int n, out float o<>) {\n"
+              "  float s = 0.0f;\n"
+              "  for (int i = 0; i < n; i++) s += a[i];\n"
+              "  for (int j = 0; j < 100; j++) s += a[j];\n"
+              "  o = s;\n}\n") == 0);
+  // A nest is unrolled up to 256 copies of its body: 16 x 16 is, and a
+  // third level of 16 inside it is not.
+  CHECK(hints("kernel void k(float a[], out float o<>) {\n"
+              "  float s = 0.0f;\n"
+              "  for (int i = 0; i < 16; i++)\n"
+              "    for (int j = 0; j < 16; j++)\n"
+              "      for (int l = 0; l < 16; l++) s += a[i + j + l];\n"
+              "  o = s;\n}\n") == 2);
+}
+
 TEST_CASE("opencl: driver diagnostics map back to the statement's .br location") {
   opencl::ClModule m;
   CHECK(m.mark_line({1, 7, 3}) == "#line 1 \"brook.br\"\n");
