@@ -4,8 +4,12 @@
 # changes), giving NAME.h and NAME.cpp per file as brcc did; adds the .cpp to
 # `target`, puts the folder of the headers on its include path (so the
 # program writes #include "a.h") and links it to Brook::brook. OPTIONS go to
-# `brook cc` before the file (-I DIR, -D NAME). Installed with the package and
-# included by BrookConfig.cmake; BROOK_EXECUTABLE names the `brook` to run.
+# `brook cc` before the file (-I DIR, -D NAME). When one of the target's
+# sources (those added before this call) includes brook/Stream.h, the host is
+# a Brook+ program and the headers are Brook+'s bindings (`brook cc
+# --brookplus`), as Brook+'s brcc wrote them; OPTIONS --brookplus asks for
+# them outright. Installed with the package and included by
+# BrookConfig.cmake; BROOK_EXECUTABLE names the `brook` to run.
 function(brook_add_kernels)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET" "SOURCES;OPTIONS")
   if(NOT ARG_TARGET OR NOT ARG_SOURCES)
@@ -13,6 +17,21 @@ function(brook_add_kernels)
   endif()
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "brook_add_kernels: unexpected arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  set(options ${ARG_OPTIONS})
+  if(NOT "--brookplus" IN_LIST options)
+    get_target_property(host_sources ${ARG_TARGET} SOURCES)
+    get_target_property(host_dir ${ARG_TARGET} SOURCE_DIR)
+    foreach(h IN LISTS host_sources)
+      get_filename_component(habs "${h}" ABSOLUTE BASE_DIR "${host_dir}")
+      if(EXISTS "${habs}" AND NOT IS_DIRECTORY "${habs}")
+        file(STRINGS "${habs}" brookplus_includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]brook/Stream\\.h[>\"]")
+        if(brookplus_includes)
+          list(APPEND options --brookplus)
+          break()
+        endif()
+      endif()
+    endforeach()
   endif()
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/brookgen/${ARG_TARGET}")
   foreach(src IN LISTS ARG_SOURCES)
@@ -22,7 +41,7 @@ function(brook_add_kernels)
     file(RELATIVE_PATH shown "${CMAKE_CURRENT_SOURCE_DIR}" "${abs}")
     add_custom_command(
       OUTPUT "${dir}/${stem}.h" "${dir}/${stem}.cpp"
-      COMMAND "${BROOK_EXECUTABLE}" cc ${ARG_OPTIONS} -o "${dir}/${stem}" "${shown}"
+      COMMAND "${BROOK_EXECUTABLE}" cc ${options} -o "${dir}/${stem}" "${shown}"
       DEPENDS "${abs}" "${BROOK_EXECUTABLE}"
       WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
       COMMENT "brook cc ${shown}"
