@@ -110,8 +110,10 @@ void extra_args(ClArgs& args, const PlanArg& a, const ast::ParamDecl& p) {
     }
     const Extents& shown = a.gather_from_host ? a.host.extents : a.view.extents;
     args.push_back(number(n + "_base", g ? g->base : 0));
-    args.push_back(shape_value(number4(n + "_ext", g ? left4(g->ext, 1) : std::array<int64_t, 4>{1, 1, 1, 1})));
-    args.push_back(shape_value(number4(n + "_str", g ? left4(g->str, 0) : std::array<int64_t, 4>{})));
+    args.push_back(shape_value(
+        number4(n + "_ext", g ? left4(g->ext, 1) : std::array<int64_t, 4>{1, 1, 1, 1})));
+    args.push_back(
+        shape_value(number4(n + "_str", g ? left4(g->str, 0) : std::array<int64_t, 4>{})));
     if (!g) {
       args.back().error = "a " + std::to_string(std::max(p.gather_rank, 1)) + "-D gather of this " +
                           std::to_string(canonical_extents(shown).size()) +
@@ -180,7 +182,7 @@ ClArgs map_args(const MapPlan& plan) {
   prefix(args);
   for (size_t i = 0; i < 4; ++i)
     args.push_back(shape_value(number(std::string("brook_d").append(std::to_string(i)),
-                                i < plan.domain.size() ? plan.domain[i] : 1)));
+                                      i < plan.domain.size() ? plan.domain[i] : 1)));
   for (const PlanArg& a : plan.args) {
     const ast::ParamDecl& p = *k.params.at(static_cast<size_t>(a.param));
     if (a.role == ArgRole::Constant || a.role == ArgRole::Gather) {
@@ -191,7 +193,8 @@ ClArgs map_args(const MapPlan& plan) {
     const bool out = a.role == ArgRole::Output;
     args.push_back(stream(n, a.view, out ? -1 : a.copy, out));
     args.push_back(number(n + "_base", view_origin(a.view)));
-    args.push_back(shape_value(number4(n + "_str", left4(row_major_strides(a.view.stream_extents), 0))));
+    args.push_back(
+        shape_value(number4(n + "_str", left4(row_major_strides(a.view.stream_extents), 0))));
     if (!out) {
       std::vector<int64_t> num, den;
       for (const DimMap& d : a.map) {

@@ -157,8 +157,10 @@ bool ClPrinter::integral_param(const Expr& e) {
 std::optional<double> ClPrinter::integral_bound(const Expr& e, int comp, int depth) {
   if (depth > 8) return std::nullopt;
   switch (e.kind) {
-    case ExprKind::FloatLit: return std::fabs(e.as<FloatLit>()->value);
-    case ExprKind::IntLit: return std::fabs(static_cast<double>(e.as<IntLit>()->value));
+    case ExprKind::FloatLit:
+      return std::fabs(e.as<FloatLit>()->value);
+    case ExprKind::IntLit:
+      return std::fabs(static_cast<double>(e.as<IntLit>()->value));
     case ExprKind::Cast: {
       auto* c = e.as<CastExpr>();
       if (c->cast == CastKind::Broadcast) return integral_bound(*c->operand, 0, depth + 1);
@@ -174,7 +176,8 @@ std::optional<double> ClPrinter::integral_bound(const Expr& e, int comp, int dep
         return std::nullopt;
       return integral_bound(*c->args[static_cast<size_t>(comp)], 0, depth + 1);
     }
-    case ExprKind::Name: return integral_param(e) ? std::optional<double>(4096.0) : std::nullopt;
+    case ExprKind::Name:
+      return integral_param(e) ? std::optional<double>(4096.0) : std::nullopt;
     case ExprKind::Binary: {
       auto* b = e.as<BinaryExpr>();
       if (b->op != BinaryOp::Mul || e.type->is_vector()) return std::nullopt;
@@ -276,9 +279,9 @@ std::optional<std::string> ClPrinter::exact_index(const Expr& e, int comp) {
   return std::nullopt;
 }
 
-
 bool ClPrinter::narrow_exact(const Expr& e, int comp) {
-  if (auto* c = e.as<ConstructExpr>(); c && e.type->is_vector() && c->args.size() == e.type->count &&
+  if (auto* c = e.as<ConstructExpr>(); c && e.type->is_vector() &&
+                                       c->args.size() == e.type->count &&
                                        !c->args[static_cast<size_t>(comp)]->type->is_vector())
     return narrow_exact(*c->args[static_cast<size_t>(comp)], 0);
   // An integral() value of magnitude below 2^24.
@@ -443,7 +446,8 @@ std::optional<int64_t> ClPrinter::constant_trip_count(const ForStmt& f) {
   std::optional<double> bound;
   if (auto* fl = b->as<FloatLit>()) bound = sign * fl->value;
   if (auto* il = b->as<IntLit>()) bound = sign * static_cast<double>(il->value);
-  if (!bound || !(std::fabs(*bound) < kExactLimit) || *bound != std::floor(*bound)) return std::nullopt;
+  if (!bound || !(std::fabs(*bound) < kExactLimit) || *bound != std::floor(*bound))
+    return std::nullopt;
   const int64_t B = static_cast<int64_t>(*bound), S = *start, c = step->second.value;
   const BinaryOp op = sc->cmp->op;
   // Distance to cover and whether the bound itself is taken.

@@ -91,8 +91,9 @@ std::string view_index_helper(ClModule& m) {
 }  // namespace
 
 std::string map_key(const MapPlan& plan, KernelFacts& facts) {
-  std::string k = "map " + ptr_text(&plan.kernel->defined()) + " r" + std::to_string(plan.domain.size()) +
-                  (narrow_ok(plan) ? "n" : "w") + (exact_ok(plan) ? "x" : "f") + (flat_ok(plan, facts) ? "l" : "");
+  std::string k = "map " + ptr_text(&plan.kernel->defined()) + " r" +
+                  std::to_string(plan.domain.size()) + (narrow_ok(plan) ? "n" : "w") +
+                  (exact_ok(plan) ? "x" : "f") + (flat_ok(plan, facts) ? "l" : "");
   k += " u";
   for (const auto& [access, inside] : unclamped_accesses(plan, facts)) k += inside ? "1" : "0";
   for (int p : small_integral_constants(plan)) k += " ic" + std::to_string(p);
@@ -112,7 +113,8 @@ std::string map_key(const MapPlan& plan, KernelFacts& facts) {
 
 namespace {
 
-std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts, const ClArgs* shape);
+std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts,
+                            const ClArgs* shape);
 
 }  // namespace
 
@@ -120,7 +122,8 @@ std::string map_source(const MapPlan& plan, ClModule& m, KernelFacts& facts) {
   return map_source_impl(plan, m, facts, nullptr);
 }
 
-std::string map_source_for_shape(const MapPlan& plan, const ClArgs& args, ClModule& m, KernelFacts& facts) {
+std::string map_source_for_shape(const MapPlan& plan, const ClArgs& args, ClModule& m,
+                                 KernelFacts& facts) {
   return map_source_impl(plan, m, facts, &args);
 }
 
@@ -163,7 +166,8 @@ std::string shape_constants(const ClArgs& args) {
   return s;
 }
 
-std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts, const ClArgs* shape) {
+std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts,
+                            const ClArgs* shape) {
   m.narrow_index = narrow_ok(plan);
   m.exact_positions = exact_ok(plan);
   for (const auto& [access, inside] : unclamped_accesses(plan, facts))
@@ -326,9 +330,8 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
   // The fold of one chunk of one output's block into acc; brook_reduce_first
   // stores it among the partials, brook_reduce_direct (one chunk per output)
   // into the output view.
-  std::string first =
-      " {\n  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
-      "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, B);\n";
+  std::string first = " {\n  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
+                      "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, B);\n";
   if (one_d) {
     first += "  __global const uchar* s = src + (base + o * B * str.s3) * " + S + ";\n"
              "  " + T + " acc = " + ld + "(s + k * str.s3 * " + S + ");\n"
@@ -355,18 +358,25 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
   }
   std::string vi = view_index_helper(m);
   if (plan.to_stream) {
-    m.add_function("__kernel void brook_reduce_direct(" + parameter_list(reduce_direct_args(plan, 0), m) + ")" +
-                   first + "  " + st + "(vo + " + vi + "(o, vo_ext, vo_str, vo_base) * " + S + ", acc);\n}\n");
+    m.add_function("__kernel void brook_reduce_direct(" +
+                   parameter_list(reduce_direct_args(plan, 0), m) + ")" + first + "  " + st +
+                   "(vo + " + vi + "(o, vo_ext, vo_str, vo_base) * " + S + ", acc);\n}\n");
   }
-  m.add_function("__kernel void brook_reduce_first(" + parameter_list(reduce_first_args(plan, 0, 0, 0), m) + ")" +
-                 first + "  " + st + "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n");
-  m.add_function(
-      "__kernel void brook_reduce_next(" + parameter_list(reduce_next_args(plan, 0, 0, 0), m) + ") {\n"
-      "  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
-      "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, n);\n"
-      "  " + T + " acc = " + ld + "(src + (o * n + k) * " + S + ");\n"
-      "  for (++k; k < kend; ++k) {\n    " + T + " x = " + ld + "(src + (o * n + k) * " + S + ");\n" +
-      call + "  }\n  " + st + "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n");
+  m.add_function("__kernel void brook_reduce_first(" +
+                 parameter_list(reduce_first_args(plan, 0, 0, 0), m) + ")" + first + "  " + st +
+                 "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n");
+  m.add_function("__kernel void brook_reduce_next(" +
+                 parameter_list(reduce_next_args(plan, 0, 0, 0), m) +
+                 ") {\n"
+                 "  long j = get_global_id(0), o = get_global_id(1);\n" +
+                 xprep +
+                 "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, n);\n"
+                 "  " +
+                 T + " acc = " + ld + "(src + (o * n + k) * " + S +
+                 ");\n"
+                 "  for (++k; k < kend; ++k) {\n    " +
+                 T + " x = " + ld + "(src + (o * n + k) * " + S + ");\n" + call + "  }\n  " + st +
+                 "(dst + (o * nchunks + j) * " + S + ", acc);\n}\n");
   m.add_function("__kernel void brook_reduce_store(" + parameter_list(reduce_store_args(plan), m) + ") {\n  long o = get_global_id(0);\n  " + st + "(out + " + vi +
                  "(o, ext, str, base) * " + S + ", " + ld + "(src + o * " + S + "));\n}\n");
   return m.source();

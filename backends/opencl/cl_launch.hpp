@@ -41,7 +41,8 @@ std::string map_shape(const ClArgs& args);
 // it and can fold, unroll and vectorise by it (winograd's tiles run 1.5x as
 // fast on PoCL). opencl_backend.cpp decides when a shape has repeated
 // enough to be worth the compile.
-std::string map_source_for_shape(const MapPlan& plan, const ClArgs& args, ClModule& m, KernelFacts& facts);
+std::string map_source_for_shape(const MapPlan& plan, const ClArgs& args, ClModule& m,
+                                 KernelFacts& facts);
 
 // Reduction kernels over contiguous partials of the element type T:
 //   brook_reduce_first(pbuf, stop, __global const uchar* src, long base, long4 ext, long4 stride,

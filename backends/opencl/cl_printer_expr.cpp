@@ -224,12 +224,14 @@ std::string ClPrinter::gather_addr(const GatherExpr& e) {
   // An index known to be an exact integer clamps as one (cl_exact.cpp), in
   // int where its value is known to be small: the clamp of component `comp`
   // of `ix` to the extent `n`.
-  auto exact = [&](const Expr& ix, int comp) -> std::optional<std::function<std::string(const std::string&)>> {
+  auto exact = [&](const Expr& ix,
+                   int comp) -> std::optional<std::function<std::string(const std::string&)>> {
     auto text = exact_index(ix, comp);
     if (!text) return std::nullopt;
     if (narrow_exact(ix, comp)) {
       m_.helper("brook_gn", [] {
-        return "static brook_i brook_gn(int i, brook_i n) { return clamp(i, (brook_i)0, n - 1); }\n";
+        return "static brook_i brook_gn(int i, brook_i n) { return clamp(i, (brook_i)0, n - 1); "
+               "}\n";
       });
       return [t = *text](const std::string& n) { return "brook_gn((int)" + t + ", " + n + ")"; };
     }
@@ -244,8 +246,8 @@ std::string ClPrinter::gather_addr(const GatherExpr& e) {
     auto row = rank == 1 ? col : exact(*e.indices[0], 1);
     if (col && row) {
       std::string off = rank == 1 ? (*col)("brook_ge_" + g + ".s0")
-                                  : (*row)("brook_ge_" + g + ".s0") + " * brook_gs_" + g + ".s0 + " +
-                                        (*col)("brook_ge_" + g + ".s1");
+                                  : (*row)("brook_ge_" + g + ".s0") + " * brook_gs_" + g +
+                                        ".s0 + " + (*col)("brook_ge_" + g + ".s1");
       return g + " + (" + off + ") * " + std::to_string(e.type->size);
     }
     std::string V = m_.type_name(v);

@@ -100,7 +100,8 @@ bool exact_ok(const MapPlan& plan) {
 
 // Which provable gather indices of the plan's kernel stay inside their arrays
 // at this launch's extents (cl_bounds.hpp): those print without a clamp.
-std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan, KernelFacts& known) {
+std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan,
+                                                              KernelFacts& known) {
   std::vector<std::pair<GatherAccess, bool>> out;
   const FuncDecl& k = plan.kernel->defined();
   LaunchFacts facts;
@@ -146,16 +147,22 @@ const KernelFacts::Walked& KernelFacts::walked(const FuncDecl& kernel) {
     if (!c || c->target != CallTarget::Builtin) return;
     auto b = static_cast<stdlib::Builtin>(c->builtin);
     if (b == stdlib::Builtin::instance) w.instance = true;
-    if (b == stdlib::Builtin::instance || b == stdlib::Builtin::printf || b == stdlib::Builtin::push)
+    if (b == stdlib::Builtin::instance || b == stdlib::Builtin::printf ||
+        b == stdlib::Builtin::push)
       w.position = true;
   });
   return walked_.emplace(&kernel, w).first->second;
 }
 
-bool KernelFacts::uses_position(const FuncDecl& kernel) { return walked(kernel).position; }
-bool KernelFacts::uses_instance(const FuncDecl& kernel) { return walked(kernel).instance; }
+bool KernelFacts::uses_position(const FuncDecl& kernel) {
+  return walked(kernel).position;
+}
+bool KernelFacts::uses_instance(const FuncDecl& kernel) {
+  return walked(kernel).instance;
+}
 
-const std::vector<GatherAccess>& KernelFacts::gather_accesses(const FuncDecl& kernel, bool exact_positions,
+const std::vector<GatherAccess>& KernelFacts::gather_accesses(const FuncDecl& kernel,
+                                                              bool exact_positions,
                                                               const LaunchFacts& facts) {
   std::string key = std::to_string(reinterpret_cast<uintptr_t>(&kernel));
   key += exact_positions ? " x" : " f";
@@ -171,7 +178,6 @@ const std::vector<GatherAccess>& KernelFacts::gather_accesses(const FuncDecl& ke
   return accesses_.emplace(std::move(key), opencl::gather_accesses(kernel, exact_positions, facts))
       .first->second;
 }
-
 
 std::vector<int> small_integral_constants(const MapPlan& plan) {
   std::vector<int> out;

@@ -29,8 +29,8 @@ class KernelFacts {
   bool uses_position(const ast::FuncDecl& kernel);
   bool uses_instance(const ast::FuncDecl& kernel);
   // cl_bounds.hpp's gather_accesses, by kernel and launch facts.
-  const std::vector<GatherAccess>& gather_accesses(const ast::FuncDecl& kernel, bool exact_positions,
-                                                   const LaunchFacts& facts);
+  const std::vector<GatherAccess>& gather_accesses(const ast::FuncDecl& kernel,
+                                                   bool exact_positions, const LaunchFacts& facts);
 
  private:
   struct Walked {
@@ -50,7 +50,8 @@ bool exact_ok(const MapPlan& plan);
 bool flat_ok(const MapPlan& plan, KernelFacts& facts);
 // The kernel's provable gather indices (cl_bounds.hpp), each with whether it
 // stays inside its array at this launch (then it is printed without a clamp).
-std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan, KernelFacts& facts);
+std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan,
+                                                              KernelFacts& facts);
 
 // A gather argument's logical dimensions (the gather parameter's rank): the
 // view's dimensions, leading extent-1 ones dropped, contiguous leading ones

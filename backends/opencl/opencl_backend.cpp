@@ -287,14 +287,17 @@ class OpenCLBackend final : public Backend {
       if (auto f = compiled_.find(shaped); f != compiled_.end()) return f->second;
       ShapeCounts& sc = shape_counts_[key];
       auto n = sc.launches.find(shaped);
-      if (n == sc.launches.end() && sc.launches.size() < 64) n = sc.launches.emplace(shaped, 0).first;
+      if (n == sc.launches.end() && sc.launches.size() < 64)
+        n = sc.launches.emplace(shaped, 0).first;
       if (n != sc.launches.end() && ++n->second >= kShapeLaunches && sc.variants < kShapeVariants) {
         ++sc.variants;
-        return compile(shaped, k.name, plan.loc, what,
-                       [&](ClModule& m) { return opencl::map_source_for_shape(plan, args, m, facts_); });
+        return compile(shaped, k.name, plan.loc, what, [&](ClModule& m) {
+          return opencl::map_source_for_shape(plan, args, m, facts_);
+        });
       }
     }
-    return compile(key, k.name, plan.loc, what, [&](ClModule& m) { return opencl::map_source(plan, m, facts_); });
+    return compile(key, k.name, plan.loc, what,
+                   [&](ClModule& m) { return opencl::map_source(plan, m, facts_); });
   }
   struct ShapeCounts {
     std::map<std::string, int> launches;  // by shaped key
@@ -385,7 +388,7 @@ class OpenCLBackend final : public Backend {
   std::map<std::string, Compiled> compiled_;
   std::map<std::string, ShapeCounts> shape_counts_;  // by generic map key
   opencl::KernelFacts facts_;
-  Compiled* last_map_ = nullptr;                     // run_map's variant, for run_map_vout
+  Compiled* last_map_ = nullptr;  // run_map's variant, for run_map_vout
   cl::Buffer pbuf_;
   std::vector<uint32_t>* vout_words_ = nullptr;  // set during run_map_vout
   bool vout_overflow_ = false;
@@ -577,7 +580,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       cl::Kernel& kern = c.kernel("brook_reduce_direct");
       set_args(kern, opencl::reduce_direct_args(plan, B), scratch, {}, keep);
       begin_printf(c);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(1, nout), cl::NullRange, nullptr, &last);
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(1, nout), cl::NullRange,
+                                       nullptr, &last);
       settle_stream(last);
       end_printf(c);
       return;

@@ -436,7 +436,8 @@ TEST_CASE("opencl: loops of a few known iterations are unrolled, others are not"
     Cl cl(src);
     std::string text = emit_opencl(*cl.program, "k");
     size_t n = 0;
-    for (size_t at = text.find("#pragma unroll"); at != std::string::npos; at = text.find("#pragma unroll", at + 1))
+    for (size_t at = text.find("#pragma unroll"); at != std::string::npos;
+         at = text.find("#pragma unroll", at + 1))
       ++n;
     return n;
   };
