@@ -125,7 +125,7 @@ std::optional<std::string> ClPrinter::integral(const Expr& e, int comp, int dept
       return integral(arg, 0, depth + 1);
     }
     case ExprKind::Name: {
-      // A float constant this launch passes as a small integer, never written.
+      // A float constant this launch passes as a small integer.
       if (!integral_param(e)) return std::nullopt;
       return "((long)" + expr(e) + ")";
     }
@@ -148,8 +148,8 @@ std::optional<std::string> ClPrinter::integral(const Expr& e, int comp, int dept
 bool ClPrinter::integral_param(const Expr& e) {
   auto* n = e.as<NameExpr>();
   auto* p = n && n->decl ? n->decl->as<ParamDecl>() : nullptr;
-  return p && !p->type->is_vector() && m_.integral_params.count(p) && current_ && current_->body &&
-         !may_assign(current_->body.get(), *p);
+  // A constant parameter is never written (sema rejects an assignment to one).
+  return p && !p->type->is_vector() && m_.integral_params.count(p);
 }
 
 // A bound on the magnitude of component `comp` of an integral() value: literals, small

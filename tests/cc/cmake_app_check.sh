@@ -8,13 +8,11 @@
 set -euo pipefail
 build=$1 src=$2 cxx=$3
 shift 3
-root="$build/cc-cmake-app-check"
-rm -rf "$root"
-cmake --install "$build" --prefix "$root/prefix" >/dev/null
-fail() { echo "cmake_app_check: $*" >&2; exit 1; }
+source "$src/tests/tools/fresh_install.sh"
+fresh_install "$build" cc-cmake-app-check
 for app in brookplus/cc cc/brookgpu; do
   dir="$src/tests/$app" out="$root/${app//\//_}"
-  cmake -S "$src/tests/cc/cmake_app" -B "$out" -DAPP_DIR="$dir" -DCMAKE_PREFIX_PATH="$root/prefix" \
+  cmake -S "$src/tests/cc/cmake_app" -B "$out" -DAPP_DIR="$dir" -DCMAKE_PREFIX_PATH="$prefix" \
     -DCMAKE_CXX_COMPILER="$cxx" >/dev/null || fail "$app does not configure"
   cmake --build "$out" >/dev/null || fail "$app does not build with brook_add_kernels"
   for backend in "$@"; do

@@ -7,11 +7,8 @@
 set -euo pipefail
 build=$1 src=$2 cxx=$3
 shift 3
-root="$build/cc-example-check"
-rm -rf "$root"
-cmake --install "$build" --prefix "$root/prefix" >/dev/null
-prefix="$root/prefix"
-fail() { echo "example_check: $*" >&2; exit 1; }
+source "$src/tests/tools/fresh_install.sh"
+fresh_install "$build" cc-example-check
 libdir=$(dirname "$(find "$prefix" -name 'libbrook.so' | head -1)")
 
 cmake -S "$src/examples/cxx" -B "$root/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" >/dev/null ||

@@ -6,11 +6,8 @@
 # the program running against the installed library.
 set -euo pipefail
 build=$1 src=$2 cxx=$3
-root="$build/install-check"
-rm -rf "$root"
-cmake --install "$build" --prefix "$root/prefix" >/dev/null
-prefix="$root/prefix"
-fail() { echo "install_check: $*" >&2; exit 1; }
+source "$src/tests/tools/fresh_install.sh"
+fresh_install "$build" install-check
 
 # Headers: include/brook/ only, every one of them from include/brook/ in the source.
 while IFS= read -r h; do
