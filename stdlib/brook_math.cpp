@@ -46,6 +46,15 @@ float brook_cr_asinf(float x) {
 float brook_cr_acosf(float x) {
   return brook::stdlib::cr::brook_acosf(x);
 }
+float brook_cr_sinf(float x) {
+  return brook::stdlib::cr::brook_sinf(x);
+}
+float brook_cr_cosf(float x) {
+  return brook::stdlib::cr::brook_cosf(x);
+}
+float brook_cr_tanf(float x) {
+  return brook::stdlib::cr::brook_tanf(x);
+}
 }
 
 namespace brook::stdlib {
@@ -77,7 +86,8 @@ constexpr std::array kEntries{
     BROOK_MATH_ENTRY(exp, expf),   BROOK_MATH_ENTRY(exp2, exp2f),   BROOK_MATH_ENTRY(log, logf),
     BROOK_MATH_ENTRY(log2, log2f), BROOK_MATH_ENTRY(log10, log10f), BROOK_MATH_ENTRY(sinh, sinhf),
     BROOK_MATH_ENTRY(cosh, coshf), BROOK_MATH_ENTRY(tanh, tanhf),   BROOK_MATH_ENTRY(atan, atanf),
-    BROOK_MATH_ENTRY(asin, asinf), BROOK_MATH_ENTRY(acos, acosf),
+    BROOK_MATH_ENTRY(asin, asinf), BROOK_MATH_ENTRY(acos, acosf),   BROOK_MATH_ENTRY(sin, sinf),
+    BROOK_MATH_ENTRY(cos, cosf),   BROOK_MATH_ENTRY(tan, tanf),
 };
 #undef BROOK_MATH_ENTRY
 

@@ -655,3 +655,145 @@ BROOK_M_FN float brook_acosf(float x) {
   if (ix == 0x328885a3u) return BROOK_M_U2F(0x3fc90fdbu);
   return BROOK_M_U2F(0x3fc907b5u);  // ix == 0x39826222u
 }
+
+// sin, cos, tan. |x| * 2/pi = q + f (q an integer taken mod 4, |f| <= 1/2
+// + 2^-26) and then sin(x) is +-sin(pi/2 f) or +-cos(pi/2 f) by q.
+// The reduction is Payne-Hanek's in double: 2/pi is cut into chunks of 28
+// bits, C_i < 2^(-28 i), so |x| * C_i (24 + 28 bits) is exact; the products
+// before chunk i0 are multiples of 4 and drop out, the next two are reduced
+// mod 4 exactly, and the rest is summed with exact two-sums, leaving an
+// absolute error below 2^-100 in f (and far below f's own size: no float lies
+// within 2^-48 of a multiple of pi/2). For |x| < 2^53, i0 is 0 and the
+// lookups are constant.
+// 2/pi in 28-bit chunks (tests/math/gen_tables.py).
+BROOK_M_TABLE double brook_m_2_pi_28[10] = {
+    0x1.45f306c000000p-1,   0x1.c9c882a000000p-29,  0x1.4fe13a8000000p-59,  0x1.f47d4d0000000p-86,
+    0x1.bb81b6c000000p-113, 0x1.4acc9e0000000p-143, 0x1.0e4107c000000p-170, 0x1.ca2c756000000p-197,
+    0x1.bd778ac000000p-225, 0x1.b7246e0000000p-256};
+
+// *s = a + b rounded, and the exact error a + b - *s (Knuth's two-sum).
+BROOK_M_FN double brook_m_two_sum(double a, double b, double* s) {
+  double r = a + b;
+  double bb = r - a;
+  *s = r;
+  return (a - (r - bb)) + (b - bb);
+}
+
+// f for a = |x| finite and the first chunk i0 that matters; *q = q.
+BROOK_M_FN double brook_m_trig_reduce(double a, brook_m_i32 i0, brook_m_i32* q) {
+  double kd;
+  double p0 = a * brook_m_2_pi_28[i0];  // below 2^53
+  double p1 = a * brook_m_2_pi_28[i0 + 1];
+  brook_m_round_int(p0 * 0.25, &kd);
+  p0 = p0 - 4.0 * kd;  // exact: p0 mod 4, in [-2, 2]
+  brook_m_round_int(p1 * 0.25, &kd);
+  p1 = p1 - 4.0 * kd;
+  double s;
+  double e0 = brook_m_two_sum(p0, p1, &s);
+  *q = brook_m_round_int(s, &kd);
+  double t = s - kd;  // exact, |t| <= 1/2
+  double h1;
+  double h2;
+  double e1 = brook_m_two_sum(t, a * brook_m_2_pi_28[i0 + 2], &h1);
+  double e2 = brook_m_two_sum(h1, a * brook_m_2_pi_28[i0 + 3], &h2);
+  return h2 + (((e0 + e1) + e2) + (a * brook_m_2_pi_28[i0 + 4] + a * brook_m_2_pi_28[i0 + 5]));
+}
+
+// sin(pi/2 f) and cos(pi/2 f) for |f| <= 1/2 + 2^-26: Taylor to f^17 and
+// f^16 (the first omitted terms are below 2^-60 relative).
+BROOK_M_FN double brook_m_sin_quarter(double f) {
+  double f2 = f * f;
+  return f * (0x1.921fb54442d18p+0 +
+              f2 * (-0x1.4abbce625be53p-1 +
+                    f2 * (0x1.466bc6775aae2p-4 +
+                          f2 * (-0x1.32d2cce62bd86p-8 +
+                                f2 * (0x1.50783487ee782p-13 +
+                                      f2 * (-0x1.e3074fde8871fp-19 +
+                                            f2 * (0x1.e8f434d018d63p-25 +
+                                                  f2 * (-0x1.6fadb9f155744p-31 +
+                                                        f2 * 0x1.aaec32af93359p-38))))))));
+}
+BROOK_M_FN double brook_m_cos_quarter(double f) {
+  double f2 = f * f;
+  return 0x1.0000000000000p+0 +
+         f2 * (-0x1.3bd3cc9be45dep+0 +
+               f2 * (0x1.03c1f081b5ac4p-2 +
+                     f2 * (-0x1.55d3c7e3cbffap-6 +
+                           f2 * (0x1.e1f506891babbp-11 +
+                                 f2 * (-0x1.a6d1f2a204a8cp-16 +
+                                       f2 * (0x1.f9d38a3763cc3p-22 +
+                                             f2 * (-0x1.b6e24f44b128fp-28 +
+                                                   f2 * 0x1.20c62c2f2d7f5p-34)))))));
+}
+
+// The first chunk of 2/pi that matters for a finite x: |x| = m 2^e with m
+// below 2^24, and |x| C_i is a multiple of 4 while e - 28 (i + 1) >= 2.
+BROOK_M_FN brook_m_i32 brook_m_trig_first_chunk(float x) {
+  brook_m_i32 e = (brook_m_i32)((BROOK_M_F2U(x) >> 23) & 0xffu) - 150;
+  return e >= 2 ? (e - 2) / 28 : 0;
+}
+// Which of sin, cos, tan brook_m_trig_d computes.
+#define BROOK_M_SIN 0
+#define BROOK_M_COS 1
+#define BROOK_M_TAN 2
+// sin, cos or tan of a finite x in double.
+BROOK_M_FN double brook_m_trig_d(float x, brook_m_i32 i0, brook_m_i32 which) {
+  brook_m_i32 q;
+  double f = brook_m_trig_reduce((double)brook_m_abs(x), i0, &q);
+  double s = brook_m_sin_quarter(f);
+  double c = brook_m_cos_quarter(f);
+  q = q + (which == BROOK_M_COS);  // cos(y) = sin(y + pi/2)
+  double r = (q & 1) ? c : s;
+  if (which == BROOK_M_TAN) r = (q & 1) ? -c / s : s / c;
+  if ((which != BROOK_M_TAN) & ((q & 2) != 0)) r = -r;
+  if ((which != BROOK_M_COS) & ((BROOK_M_F2U(x) >> 31) != 0)) r = -r;  // sin, tan are odd
+  return r;
+}
+// |x| < 2^53, where the first chunk is always 0.
+BROOK_M_FN int brook_m_trig_small(float x) {
+  return (BROOK_M_F2U(x) & 0x7fffffffu) < 0x5a000000u;
+}
+// Finite x that is not plain: |x| >= 2^53 or a hard case.
+BROOK_M_FN float brook_m_trig_rest(float x, brook_m_i32 which) {
+  return (float)brook_m_trig_d(x, brook_m_trig_first_chunk(x), which);
+}
+
+BROOK_M_FN int brook_m_sinf_plain(float x) {
+  return brook_m_trig_small(x);
+}
+BROOK_M_FN float brook_m_sinf_core(float x) {
+  return (float)brook_m_trig_d(x, 0, BROOK_M_SIN);
+}
+BROOK_M_FN float brook_sinf(float x) {
+  if (brook_m_sinf_plain(x)) return brook_m_sinf_core(x);
+  if ((BROOK_M_F2U(x) & 0x7fffffffu) >= 0x7f800000u) return BROOK_M_NAN;  // NaN, +-inf
+  return brook_m_trig_rest(x, BROOK_M_SIN);
+}
+
+BROOK_M_FN int brook_m_cosf_plain(float x) {
+  return brook_m_trig_small(x);
+}
+BROOK_M_FN float brook_m_cosf_core(float x) {
+  return (float)brook_m_trig_d(x, 0, BROOK_M_COS);
+}
+BROOK_M_FN float brook_cosf(float x) {
+  if (brook_m_cosf_plain(x)) return brook_m_cosf_core(x);
+  brook_m_u32 ax = BROOK_M_F2U(x) & 0x7fffffffu;
+  if (ax >= 0x7f800000u) return BROOK_M_NAN;
+  // Hard cases (tests/math/check_math, exact results from MPFR).
+  if (ax == 0x6115cb11u) return BROOK_M_U2F(0x3f78142fu);
+  if (ax == 0x5f18b878u) return BROOK_M_U2F(0x3f7f14bbu);
+  return brook_m_trig_rest(x, BROOK_M_COS);
+}
+
+BROOK_M_FN int brook_m_tanf_plain(float x) {
+  return brook_m_trig_small(x);
+}
+BROOK_M_FN float brook_m_tanf_core(float x) {
+  return (float)brook_m_trig_d(x, 0, BROOK_M_TAN);
+}
+BROOK_M_FN float brook_tanf(float x) {
+  if (brook_m_tanf_plain(x)) return brook_m_tanf_core(x);
+  if ((BROOK_M_F2U(x) & 0x7fffffffu) >= 0x7f800000u) return BROOK_M_NAN;
+  return brook_m_trig_rest(x, BROOK_M_TAN);
+}

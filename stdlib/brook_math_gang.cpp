@@ -80,4 +80,7 @@ BROOK_GANG(tanhf)
 BROOK_GANG(atanf)
 BROOK_GANG(asinf)
 BROOK_GANG(acosf)
+BROOK_GANG(sinf)
+BROOK_GANG(cosf)
+BROOK_GANG(tanf)
 }

@@ -17,6 +17,9 @@ BROOK_GANG_DECL(tanhf)
 BROOK_GANG_DECL(atanf)
 BROOK_GANG_DECL(asinf)
 BROOK_GANG_DECL(acosf)
+BROOK_GANG_DECL(sinf)
+BROOK_GANG_DECL(cosf)
+BROOK_GANG_DECL(tanf)
 #undef BROOK_GANG_DECL
 // brook_math.cpp's scalar functions, which the gang forms call on the lanes
 // that are not plain.
@@ -31,4 +34,7 @@ float brook_cr_tanhf(float);
 float brook_cr_atanf(float);
 float brook_cr_asinf(float);
 float brook_cr_acosf(float);
+float brook_cr_sinf(float);
+float brook_cr_cosf(float);
+float brook_cr_tanf(float);
 }

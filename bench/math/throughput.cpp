@@ -27,6 +27,9 @@ __m256 _ZGVdN8v_tanhf(__m256);
 __m256 _ZGVdN8v_atanf(__m256);
 __m256 _ZGVdN8v_asinf(__m256);
 __m256 _ZGVdN8v_acosf(__m256);
+__m256 _ZGVdN8v_sinf(__m256);
+__m256 _ZGVdN8v_cosf(__m256);
+__m256 _ZGVdN8v_tanf(__m256);
 }
 
 namespace {
@@ -53,6 +56,9 @@ const Func kFuncs[] = {
     {"atan", Builtin::atan, -10, 10, ::atanf, _ZGVdN8v_atanf},
     {"asin", Builtin::asin, -1, 1, ::asinf, _ZGVdN8v_asinf},
     {"acos", Builtin::acos, -1, 1, ::acosf, _ZGVdN8v_acosf},
+    {"sin", Builtin::sin, -10, 10, ::sinf, _ZGVdN8v_sinf},
+    {"cos", Builtin::cos, -10, 10, ::cosf, _ZGVdN8v_cosf},
+    {"tan", Builtin::tan, -10, 10, ::tanf, _ZGVdN8v_tanf},
 };
 
 constexpr int kN = 4096;

@@ -76,6 +76,10 @@ def special(name, x):
         return bits_of(x)
     if name in ('asin', 'acos') and abs(x) > 1:
         return NAN
+    if name in ('sin', 'cos', 'tan') and math.isinf(x):
+        return NAN
+    if name in ('sin', 'tan') and x == 0:
+        return bits_of(x)
     return None
 
 
@@ -83,7 +87,7 @@ FUNCS = {
     'exp': mp.exp, 'exp2': lambda v: mpf(2) ** v, 'log': mp.log, 'log2': lambda v: mp.log(v, 2),
     'log10': mp.log10, 'sinh': mp.sinh, 'cosh': mp.cosh, 'tanh': mp.tanh,
     'atan': lambda v: mp.atan(v) if not mp.isinf(v) else mp.sign(v) * mp.pi / 2,
-    'asin': mp.asin, 'acos': mp.acos,
+    'asin': mp.asin, 'acos': mp.acos, 'sin': mp.sin, 'cos': mp.cos, 'tan': mp.tan,
 }
 
 
@@ -131,7 +135,8 @@ def main():
         if b not in inputs:
             inputs.append(b)
     n = len(inputs)
-    names = ['exp', 'exp2', 'log', 'log2', 'log10', 'sinh', 'cosh', 'tanh', 'atan', 'asin', 'acos']
+    names = ['exp', 'exp2', 'log', 'log2', 'log10', 'sinh', 'cosh', 'tanh', 'atan', 'asin', 'acos',
+             'sin', 'cos', 'tan']
     br = []
     br.append('// §10: the float transcendentals of stdlib/brook_math.h return the correctly')
     br.append('// rounded result, NaN as 0x7fc00000, with the same bits on every backend.')
@@ -143,22 +148,25 @@ def main():
     br.append('  a = log10(x);\n  b = sinh(x);\n  c = cosh(x);\n  d = tanh(x);\n}')
     br.append('kernel void m3(float x<>, out float a<>, out float b<>, out float c<>) {')
     br.append('  a = atan(x);\n  b = asin(x);\n  c = acos(x);\n}')
+    br.append('kernel void m4(float x<>, out float a<>, out float b<>, out float c<>) {')
+    br.append('  a = sin(x);\n  b = cos(x);\n  c = tan(x);\n}')
     br.append(f'unsigned int bits[{n}] = {{')
     for i in range(0, n, 6):
         br.append('  ' + ', '.join(f'0x{b:08x}u' for b in inputs[i:i + 6]) + ',')
     br.append('};')
     br.append(f'float x<{n}>;')
     br.append(f'float r0<{n}>, r1<{n}>, r2<{n}>, r3<{n}>, r4<{n}>, r5<{n}>, r6<{n}>, r7<{n}>;')
-    br.append(f'float r8<{n}>, r9<{n}>, r10<{n}>;')
-    br.append(f'float out[11][{n}];')
-    br.append('const char* names[11] = {' + ', '.join(f'"{s}"' for s in names) + '};')
+    br.append(f'float r8<{n}>, r9<{n}>, r10<{n}>, r11<{n}>, r12<{n}>, r13<{n}>;')
+    br.append(f'float out[{len(names)}][{n}];')
+    br.append(f'const char* names[{len(names)}] = {{' + ', '.join(f'"{s}"' for s in names) + '};')
     br.append('streamRead(x, (float*)bits);')
     br.append('m1(x, r0, r1, r2, r3);')
     br.append('m2(x, r4, r5, r6, r7);')
     br.append('m3(x, r8, r9, r10);')
-    for k in range(11):
+    br.append('m4(x, r11, r12, r13);')
+    for k in range(len(names)):
         br.append(f'streamWrite(r{k}, out[{k}]);')
-    br.append('for (int f = 0; f < 11; f++) {')
+    br.append(f'for (int f = 0; f < {len(names)}; f++) {{')
     br.append(f'  for (int i = 0; i < {n}; i++) {{')
     br.append('    unsigned int* y = (unsigned int*)&out[f][i];')
     br.append('    printf("%s(0x%08x) = 0x%08x %a\\n", names[f], bits[i], *y, out[f][i]);')

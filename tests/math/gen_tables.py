@@ -48,3 +48,22 @@ print(",\n".join(d(v) for v in inv))
 print("// logc = -log(invc)")
 print(",\n".join(d(v) for v in lc))
 print("log1p Taylor (-1)^(n+1)/n:", [d(mpf((-1) ** (n + 1)) / n) for n in range(2, 12)])
+
+# sin/cos/tan: 2/pi in chunks of 28 bits, C_i = c_i * 2^(-28 (i + 1)), so that
+# float * C_i (24 + 28 bits) is exact in double; 10 chunks cover every float.
+mp.prec = 400
+two_over_pi = 2 / mp.pi
+chunks = []
+rest = two_over_pi
+for i in range(10):
+    scaled = rest * mpf(2) ** (28 * (i + 1))
+    c = int(floor(scaled))
+    chunks.append(mpf(c) / mpf(2) ** (28 * (i + 1)))
+    rest -= chunks[-1]
+mp.prec = 200
+print("// 2/pi in 28-bit chunks")
+print(",\n".join(d(v) for v in chunks))
+# Taylor coefficients of sin(pi/2 f) (odd powers f^1..f^17) and cos(pi/2 f) (f^0..f^16).
+h = mp.pi / 2
+print("sin(pi/2 f):", [d((-1) ** n * h ** (2 * n + 1) / mp.factorial(2 * n + 1)) for n in range(9)])
+print("cos(pi/2 f):", [d((-1) ** n * h ** (2 * n) / mp.factorial(2 * n)) for n in range(9)])
