@@ -512,8 +512,13 @@ Value* Codegen::gather_ptr(const ast::GatherExpr& e) {
   if (e.indices.size() == 1 && e.indices[0]->type->is_vector()) {
     RV v = rvalue(*e.indices[0]);
     const Type* s = v.t->elem;
-    if (v.t->count >= 2) add(b.CreateExtractElement(v.v, 1), s, *e.indices[0], 1);
-    add(b.CreateExtractElement(v.v, uint64_t{0}), s, *e.indices[0], 0);
+    for (uint32_t c = ast::gather_vector_components(e); c-- > 0;) {
+      Value* comp = b.CreateExtractElement(v.v, uint64_t{c});
+      if (c < 2)
+        add(comp, s, *e.indices[0], static_cast<int>(c));
+      else
+        list.push_back({comp, s});  // z and w: no counter analysis
+    }
   } else {
     for (const auto& ix : e.indices) {
       RV v = rvalue(*ix);

@@ -322,8 +322,12 @@ SV Gen::gather(const ast::GatherExpr& e) {
   if (e.indices.size() == 1 && e.indices[0]->type->is_vector()) {
     SV v = rvalue(*e.indices[0]);
     const Type* s = v.t->scalar_of();
-    if (v.c.size() >= 2) add(v.c[1], s, *e.indices[0], 1);
-    add(v.c[0], s, *e.indices[0], 0);
+    for (uint32_t c = ast::gather_vector_components(e); c-- > 0;) {
+      if (c < 2)
+        add(v.c[c], s, *e.indices[0], static_cast<int>(c));
+      else
+        list.push_back({v.c[c], s});  // z and w: no counter analysis
+    }
   } else {
     for (const auto& ix : e.indices) {
       SV v = rvalue(*ix);

@@ -413,6 +413,18 @@ struct ParamDecl : DeclOf<DeclKind::Param> {
   bool scatter = false;
 };
 
+// How many components of a vector index `g[v]` address dimensions (§5): the
+// gather array's declared rank, and at least two (x and y), so a float4 index
+// into a 2-D array reads (x, y) and into a 4-D one (x, y, z, w).
+inline uint32_t gather_vector_components(const GatherExpr& e) {
+  const auto* n = e.param ? e.param->as<NameExpr>() : nullptr;
+  const auto* p = n && n->decl ? n->decl->as<ParamDecl>() : nullptr;
+  const uint32_t rank = p && p->gather_rank > 2 ? static_cast<uint32_t>(p->gather_rank) : 2;
+  const uint32_t count =
+      e.indices.size() == 1 && e.indices[0]->type ? e.indices[0]->type->width() : 1;
+  return count < rank ? count : rank;
+}
+
 enum class FuncKind : uint8_t { Host, Kernel, Reduce };
 
 struct CompoundStmt;

@@ -439,9 +439,18 @@ const Type* Sema::Impl::check_gather(ExprPtr& e, ParamDecl& param, NameExpr& nam
   }
   size_t n = ge.indices.size();
   int rank = param.gather_rank;
-  if (n == 1 && rank == 2 && ge.indices[0]->type->is_scalar()) {
-    error(loc, what + param.name + "' has 2 dimensions: index it as " + param.name +
-                   "[row][column] or with a float2 (column, row)");
+  if (n == 1 && rank >= 2 && ge.indices[0]->type->is_scalar()) {
+    static const char* const how[] = {"", "", "[row][column] or with a float2 (column, row)",
+                                      "[slice][row][column] or with a float3 (column, row, slice)",
+                                      "[w][z][y][x] or with a float4 (x, y, z, w)"};
+    error(loc, what + param.name + "' has " + std::to_string(rank) + " dimensions: index it as " +
+                   param.name + how[rank]);
+    return e->type = err();
+  }
+  if (n == 1 && rank >= 3 && ge.indices[0]->type->count < static_cast<uint32_t>(rank)) {
+    error(loc, what + param.name + "' has " + std::to_string(rank) + " dimensions, but its index " +
+                   quoted(ge.indices[0]->type) + " has only " +
+                   std::to_string(ge.indices[0]->type->count) + " components");
     return e->type = err();
   }
   if (n > 1 && static_cast<int>(n) != rank) {

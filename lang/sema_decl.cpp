@@ -467,12 +467,10 @@ void Sema::Impl::check_stream_var(VarDecl& v) {
       error(v.type_syntax.loc,
             "a 1-D iterator must have type float, float2, float3 or float4, not " + quoted(elem));
       ok = false;
-    } else if (rank == 2 && elem != types.vector(types.float_type(), 2)) {
-      error(v.type_syntax.loc, "a 2-D iterator must have type float2, not " + quoted(elem));
-      ok = false;
-    } else if (rank > 2) {
-      error(v.loc,
-            "an iterator has 1 or 2 dimensions, '" + v.name + "' has " + std::to_string(rank));
+    } else if (rank >= 2 && elem != types.vector(types.float_type(), static_cast<uint32_t>(rank))) {
+      const std::string want = "float" + std::to_string(rank);
+      error(v.type_syntax.loc, "a " + std::to_string(rank) + "-D iterator must have type " + want +
+                                   ", not " + quoted(elem));
       ok = false;
     }
   }
@@ -554,9 +552,9 @@ bool Sema::Impl::check_params(FuncDecl& f) {
         t = resolve_type(p.type_syntax, false);
         if (p.gather_rank == 0) p.gather_rank = static_cast<int>(p.type_syntax.array_dims.size());
         if (p.gather_rank == 0) p.gather_rank = 1;
-        if (p.gather_rank > 2) {
+        if (p.gather_rank > 4) {
           error(p.loc, "gather array '" + p.name + "' has " + std::to_string(p.gather_rank) +
-                           " dimensions; gathers have 1 or 2");
+                           " dimensions; gathers have 1 to 4");
           ok = false;
         }
         break;

@@ -184,8 +184,9 @@ uint64_t StreamRuntime::create(interp::Machine&, const ast::VarDecl& decl,
     throw RuntimeError{decl.loc, "out of memory: stream '" + decl.name + "' " + shape_text(ext) + " is too large"};
   }
   if (decl.is_iter && init.size() == 2) {
-    // Iterators are materialised once (§6): 1-D per component; 2-D float2
-    // with x from the columns and y from the rows.
+    // Iterators are materialised once (§6): 1-D per component; N-D floatN
+    // with x from the columns, y from the rows, z and w from the slower
+    // dimensions.
     const Extents& c = r.view.stream_extents;
     uint32_t width = elem->width();
     auto component = [&](const StreamArg& a, uint32_t j) {
@@ -201,8 +202,8 @@ uint64_t StreamRuntime::create(interp::Machine&, const ast::VarDecl& decl,
       }
       for (uint32_t j = 0; j < width; ++j) {
         float v;
-        if (c.size() == 2 && j < 2) {
-          size_t d = 1 - j;  // x: the column (last) dimension, y: the row
+        if (c.size() >= 2 && j < c.size()) {
+          size_t d = c.size() - 1 - j;  // component j follows dimension rank-1-j
           v = Scheduler::iterator_lerp(pos[d], c[d], component(init[0], j), component(init[1], j));
         } else {
           v = Scheduler::iterator_lerp(static_cast<int64_t>(k), static_cast<int64_t>(count),

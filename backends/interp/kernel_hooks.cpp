@@ -39,6 +39,7 @@ struct GatherNode : Node {
   const Type* elem;
   std::vector<NodePtr> indices;
   std::vector<const Type*> index_types;
+  size_t vector_components = 2;  // ast::gather_vector_components
 
   const uint8_t* locate(Machine& m) {
     const BoundStream* b = bound_at(*ctx, param);
@@ -52,7 +53,7 @@ struct GatherNode : Node {
       Vec v;
       indices[0]->eval_vec(m, v);
       TypeKind k = index_types[0]->elem->kind;
-      size_t n = std::min<size_t>({index_types[0]->count, rank, 2});
+      size_t n = std::min<size_t>(rank, vector_components);
       for (size_t j = 0; j < n; ++j) pos[rank - 1 - j] = gather_component(k, v.c[j]);
     } else {
       // Scalars, slowest first; extra leading indices address extents of 1.
@@ -353,6 +354,7 @@ NodePtr KernelNodes::gather(const ast::GatherExpr& e, Compiler& c) {
   n->ctx = ctx_;
   n->param = p->index;
   n->elem = e.type;
+  n->vector_components = ast::gather_vector_components(e);
   for (auto& i : e.indices) {
     n->indices.push_back(c.value(*i));
     n->index_types.push_back(i->type);

@@ -242,8 +242,8 @@ std::string ClPrinter::gather_addr(const GatherExpr& e) {
   };
   if (e.indices.size() == 1 && e.indices[0]->type->is_vector()) {
     const Type* v = e.indices[0]->type;
-    auto col = exact(*e.indices[0], 0);
-    auto row = rank == 1 ? col : exact(*e.indices[0], 1);
+    auto col = rank <= 2 ? exact(*e.indices[0], 0) : std::nullopt;
+    auto row = rank == 1 ? col : rank == 2 ? exact(*e.indices[0], 1) : std::nullopt;
     if (col && row) {
       std::string off = rank == 1 ? (*col)("brook_ge_" + g + ".s0")
                                   : (*row)("brook_ge_" + g + ".s0") + " * brook_gs_" + g +
@@ -260,7 +260,13 @@ std::string ClPrinter::gather_addr(const GatherExpr& e) {
       if (rank == 1) {
         b += gi + "(v.x, e.s0)";
       } else {
-        b += gi + "(v.y, e.s0) * s.s0 + " + gi + "(v.x, e.s1)";
+        // Dimension d (slowest first) is addressed by component rank-1-d.
+        for (int d = 0; d < rank; ++d) {
+          const std::string dim = std::to_string(d);
+          b +=
+              std::string(d ? " + " : "") + gi + "(v." + "xyzw"[rank - 1 - d] + ", e.s" + dim + ")";
+          if (d + 1 < rank) b += " * s.s" + dim;
+        }
       }
       return b + ";\n}\n";
     });

@@ -398,10 +398,12 @@ def gather(arr, *index):
 
 
 def gather_v(arr, v):
-    """g[v] with a vector index (column, row[, ...]): the first two components."""
+    """g[v] with a vector index (column, row[, slice, w]): on an N-D array the
+    first max(N, 2) components, component j addressing dimension N-1-j."""
     if len(arr.ext) == 1:
         return gather(arr, v[0])
-    return gather(arr, v[1], v[0])
+    n = max(len(arr.ext), 2)
+    return gather(arr, *reversed(v[:n]))
 
 
 # ---------------------------------------------------------------------------
@@ -429,8 +431,9 @@ def iterator(extents, lo, hi):
             else:
                 v = lerp_iter(i, ext[0], lo, hi)
         else:
-            r, c = pos
-            v = (lerp_iter(c, ext[1], lo[0], hi[0]), lerp_iter(r, ext[0], lo[1], hi[1]))
+            # floatN over N dimensions: component j follows dimension N-1-j.
+            n = len(ext)
+            v = tuple(lerp_iter(pos[n - 1 - j], ext[n - 1 - j], lo[j], hi[j]) for j in range(n))
         s.set(pos, v)
     return s
 
@@ -1541,6 +1544,45 @@ def _(out):
     out.stream_print(o)
 
 
+@test("s5_gather_3d_4d")
+def _(out):
+    t = Stream([3, 4, 5])
+    launch([t], [], lambda inv, cur: [F(inv.pos[0] * 100 + inv.pos[1] * 10 + inv.pos[2])])
+    o = Stream([3, 4, 5])
+
+    def by_vector(arr, shift):
+        return lambda inv, cur: [gather_v(arr, vadd(inv.indexof_out()[:3], shift))]
+
+    def by_scalars(arr, dy):
+        def body(inv, cur):
+            x, y, z, _ = inv.instance()
+            return [gather(arr, z, y + dy, x + 2)]
+        return body
+
+    launch([o], [], by_vector(t, vec(1.0, -1.0, 0.0)))
+    out.stream_print(o)
+    launch([o], [], by_scalars(t, -1))
+    out.stream_print(o)
+    small = Stream([2, 2, 3])
+    launch([small], [], by_vector(t.domain((1, 1, 1), (4, 3, 3)), vec(0.0, 0.0, 1.0)))
+    out.stream_print(small)
+    h = from_list([2, 3, 4], [F(i * 100 + j * 10 + k) for i in range(2) for j in range(3) for k in range(4)])
+    q = Stream([2, 3, 4])
+    launch([q], [], by_scalars(h, 1))
+    out.stream_print(q)
+    g = Stream([2, 3, 4, 5])
+    launch([g], [], lambda inv, cur: [inv.indexof_out()])
+    r = Stream([3, 2, 4, 2])
+
+    def swizzled(inv, cur):
+        i = inv.indexof_out()
+        zwxy = (i[2], i[3], i[0], i[1])
+        return [gather_v(g, vadd(zwxy, vec(0.3, -0.2, 0.0, 0.7)))]
+
+    launch([r], [], swizzled)
+    out.stream_print(r)
+
+
 @test("s5_gather_float4_elements")
 def _(out):
     g = from_list([4], [vec(4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4) for i in range(4)])
@@ -1632,6 +1674,21 @@ def _(out):
     launch([x, y], [it], lambda inv, v, cx, cy: [v[0], v[1]])
     out.stream_print(x)
     out.stream_print(y)
+
+
+@test("s6_iter_3d_4d")
+def _(out):
+    cube = iterator([2, 3, 4], (0.0, 1.0, -1.0), (8.0, 4.0, 1.0))
+    out.stream_print(cube)
+    hyper = iterator([2, 2, 2, 3], (0.0, 0.0, 0.0, 0.0), (3.0, 1.0, 10.0, -2.0))
+    out.stream_print(hyper)
+    o = Stream([2, 2, 2, 3])
+    launch([o], [hyper], lambda inv, v, cur: [v[0] + v[1] + v[2] + v[3]])
+    out.stream_print(o)
+    # A smaller 3-D output resamples the iterator like any input.
+    c = Stream([2, 3, 2])
+    launch([c], [cube], lambda inv, v, cur: [v[0] * F(10) + v[2]])
+    out.stream_print(c)
 
 
 @test("s6_iter_resampled")

@@ -456,8 +456,10 @@ TEST_CASE("sema: iterators") {
   CHECK(error_of("iter float s<100>;") == "iterator 's' needs an initialiser 'iter(lo, hi)'");
   CHECK(error_of("iter int s<100> = iter(0, 10);") ==
         "a 1-D iterator must have type float, float2, float3 or float4, not 'int'");
+  CHECK(error_of("iter float3 s<2, 2, 2> = iter(float3(0, 0, 0), float3(1, 1, 1));") == "OK");
+  CHECK(error_of("iter float4 s<2, 3, 2, 2> = iter(float4(0), float4(1));") == "OK");
   CHECK(error_of("iter float2 s<2, 2, 2> = iter(float2(0, 0), float2(1, 1));") ==
-        "an iterator has 1 or 2 dimensions, 's' has 3");
+        "a 3-D iterator must have type float3, not 'float2'");
   CHECK(error_of("kernel void k(out float o<>) { o = 1; }\n"
                  "iter float s<10> = iter(0.0f, 1.0f); k(s);") ==
         "argument 1 of kernel 'k' is the 'out' parameter 'o'; an iterator cannot be an output");
