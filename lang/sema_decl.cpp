@@ -130,6 +130,8 @@ const Type* Sema::Impl::resolve_type(TypeSyntax& ts, bool with_dims) {
   for (int i = 0; i < ts.pointer_depth; ++i) t = types.pointer(t);
   if (ts.paren) t = resolve_paren(ts, t);
   if (t && with_dims) t = apply_dims(ts, t, true);
+  // Kernels compute BrookGPU's fixed in float (Type::is_fixed).
+  if (t && in_kernel()) t = types.kernel_view(t);
   return t;
 }
 
@@ -434,7 +436,8 @@ void Sema::Impl::check_stream_var(VarDecl& v) {
     error(v.loc, "streams cannot be declared in a kernel");
     return;
   }
-  const Type* elem = resolve_type(v.type_syntax, false);
+  // A stream of fixed holds floats (Type::is_fixed).
+  const Type* elem = types.kernel_view(resolve_type(v.type_syntax, false));
   bool ok = elem != nullptr;
   if (ok && !v.type_syntax.array_dims.empty()) {
     error(v.loc, "stream '" + v.name + "' cannot have an array element type");
@@ -520,7 +523,7 @@ const Type* Sema::Impl::host_stream_param(ParamDecl& p, const Type* elem) {
     }
   }
   if (!ok) return nullptr;
-  const Type* st = types.stream(elem, static_cast<uint8_t>(p.extents.size()));
+  const Type* st = types.stream(types.kernel_view(elem), static_cast<uint8_t>(p.extents.size()));
   return p.stream_pointer ? types.pointer(st) : st;
 }
 
@@ -597,7 +600,7 @@ bool Sema::Impl::check_params(FuncDecl& f) {
       t = nullptr;
     }
     if (!t) ok = false;
-    p.type = t ? t : err();
+    p.type = t ? (kernelish ? types.kernel_view(t) : t) : err();
   }
   return ok;
 }
@@ -702,6 +705,7 @@ void Sema::Impl::check_func(FuncDecl& f) {
     error(f.return_syntax.loc, "pointers are not allowed in kernels");
     rt = nullptr;
   }
+  if (rt && f.fkind != FuncKind::Host) rt = types.kernel_view(rt);
   f.return_type = rt ? rt : err();
   bool params_ok = check_params(f);
   if (rt && rt->is_function()) {

@@ -75,7 +75,8 @@ bool Type::is_signed() const {
 std::string Type::name() const {
   switch (kind) {
     case TypeKind::Vector:
-      return vector_component_name(elem->kind) + std::to_string(count);
+      return (elem->is_fixed ? std::string("fixed") : vector_component_name(elem->kind)) +
+             std::to_string(count);
     case TypeKind::Pointer:
     case TypeKind::Array:
     case TypeKind::Function:
@@ -90,7 +91,7 @@ std::string Type::name() const {
       return s + ">";
     }
     default:
-      return kScalarFacts[static_cast<int>(kind)].name;
+      return is_fixed ? "fixed" : kScalarFacts[static_cast<int>(kind)].name;
   }
   // Pointers, arrays and functions: C's declarator syntax, inside out.
   // `inner` is what goes where the name would: float*[10][4], int (*[4])(int).
@@ -133,6 +134,23 @@ TypeContext::TypeContext() {
     t.size = kScalarFacts[i].size;
     t.align = t.size ? t.size : 1;
   }
+  fixed_ = scalars_[static_cast<int>(TypeKind::UChar)];
+  fixed_.is_fixed = true;
+}
+
+const Type* TypeContext::kernel_view(const Type* t) {
+  if (!t) return t;
+  if (t->is_fixed) return float_type();
+  if (t->is_vector() && t->elem->is_fixed) return vector(float_type(), t->count);
+  if (t->is_array()) {
+    const Type* e = kernel_view(t->elem);
+    return e == t->elem ? t : array(e, t->count);
+  }
+  if (t->is_pointer()) {
+    const Type* e = kernel_view(t->elem);
+    return e == t->elem ? t : pointer(e);
+  }
+  return t;
 }
 
 const Type* TypeContext::scalar(TypeKind kind) const {
@@ -263,9 +281,13 @@ const Type* TypeContext::builtin_by_name(std::string_view name) {
     if (name == alias) return scalar(kind);
   // <stdio.h>'s FILE: a FILE* is a void* the host library checks on every use.
   if (name == "FILE") return void_type();
+  // BrookGPU's 8-bit `fixed` (see Type::is_fixed).
+  if (name == "fixed") return fixed_type();
+  if (name.size() == 6 && name.substr(0, 5) == "fixed" && name.back() >= '2' && name.back() <= '4')
+    return vector(fixed_type(), static_cast<uint32_t>(name.back() - '0'));
   // BrookGPU's reduced-precision spellings (LANGUAGE.md §12): its CPU runtime
   // computed them in float, and so do we.
-  static constexpr std::string_view kFloatAliases[] = {"fixed", "shortfixed", "half"};
+  static constexpr std::string_view kFloatAliases[] = {"shortfixed", "half"};
   for (std::string_view alias : kFloatAliases) {
     if (name == alias) return float_type();
     if (name.size() == alias.size() + 1 && name.substr(0, alias.size()) == alias &&

@@ -54,6 +54,11 @@ struct Type {
   // A struct's layout is filled in when its definition is complete.
   uint64_t size = 0;
   uint64_t align = 1;
+  // BrookGPU's `fixed` (LANGUAGE.md §12): an 8-bit unsigned normalised
+  // number. On the host it is its byte (kind UChar, printed as 0..255); in
+  // kernels and as a stream element it is the float byte / 255, and
+  // streamRead/streamWrite convert between the two.
+  bool is_fixed = false;
 
   bool is_void() const { return kind == TypeKind::Void; }
   bool is_error() const { return kind == TypeKind::Error; }
@@ -98,6 +103,10 @@ class TypeContext {
   const Type* float_type() const { return scalar(TypeKind::Float); }
   const Type* double_type() const { return scalar(TypeKind::Double); }
   const Type* char_type() const { return scalar(TypeKind::Char); }
+  const Type* fixed_type() const { return &fixed_; }
+  // `t` as kernels and streams see it: fixed, fixedN (also as the element of
+  // arrays and pointers) become float, floatN; anything else is unchanged.
+  const Type* kernel_view(const Type* t);
   const Type* error_type() const { return scalar(TypeKind::Error); }
   // Void, Bool .. Double, Error.
   const Type* scalar(TypeKind kind) const;
@@ -119,6 +128,7 @@ class TypeContext {
 
  private:
   Type scalars_[static_cast<int>(TypeKind::Error) + 1];
+  Type fixed_;
   std::deque<Type> owned_;  // stable addresses
   std::map<std::tuple<int, const void*, uint32_t, int>, const Type*> interned_;
   std::map<std::tuple<const Type*, std::vector<const Type*>, bool, bool>, const Type*> functions_;

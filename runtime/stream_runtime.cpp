@@ -283,9 +283,30 @@ void StreamRuntime::release(interp::Machine&, uint64_t handle) {
   records_.erase(it);
 }
 
+namespace {
+// Whether a host object of type `host` holds BrookGPU fixed values for a
+// float stream `elem`: then a transfer converts each byte b to b / 255 and
+// back (Type::is_fixed).
+bool fixed_transfer(const Type* host, const Type* elem) {
+  while (host && (host->is_pointer() || host->is_array())) host = host->elem;
+  return host && elem && host->scalar_of()->is_fixed && host->width() == elem->width() &&
+         elem->scalar_of()->kind == TypeKind::Float;
+}
+
+// A float as a fixed byte: clamped to [0, 1], to the nearest of 256 steps;
+// NaN is 0.
+uint8_t fixed_byte(float v) {
+  if (!(v > 0.0f)) return 0;
+  if (v >= 1.0f) return 255;
+  return static_cast<uint8_t>(std::nearbyint(v * 255.0f));
+}
+}  // namespace
+
 void StreamRuntime::read_write(interp::Machine& m, bool read, const StreamView& view,
-                               uint64_t pointer, SourceLoc loc) {
-  uint64_t need = Scheduler::host_bytes(view);
+                               const Type* host_type, uint64_t pointer, SourceLoc loc) {
+  const bool fixed = fixed_transfer(host_type, view.elem);
+  const uint64_t stream_bytes = Scheduler::host_bytes(view);
+  uint64_t need = fixed ? stream_bytes / sizeof(float) : stream_bytes;
   uint64_t have = m.memory.bytes_after(pointer);
   if (have < need) {
     throw RuntimeError{loc, std::string(read ? "streamRead" : "streamWrite") + " needs " +
@@ -296,6 +317,17 @@ void StreamRuntime::read_write(interp::Machine& m, bool read, const StreamView& 
   uint8_t* p = m.memory.at(pointer, need, loc, !read);
   auto* bytes = reinterpret_cast<std::byte*>(p);
   ProfileTimer timer(transfer_timer(need));
+  if (fixed) {
+    std::vector<float> values(need);
+    if (read) {
+      for (uint64_t i = 0; i < need; ++i) values[i] = static_cast<float>(p[i]) / 255.0f;
+      backend_->write_view(view, std::as_bytes(std::span<const float>(values)));
+    } else {
+      backend_->read_view(view, std::as_writable_bytes(std::span<float>(values)));
+      for (uint64_t i = 0; i < need; ++i) p[i] = fixed_byte(values[i]);
+    }
+    return;
+  }
   if (read) {
     backend_->write_view(view, std::span<const std::byte>(bytes, need));
   } else {
@@ -375,7 +407,7 @@ StreamArg StreamRuntime::builtin(interp::Machine& m, stdlib::Builtin id, const a
       case Builtin::streamRead:
       case Builtin::streamWrite: {
         const StreamView& v = record(nth(args, 0).scalar.u, loc).view;
-        read_write(m, id == Builtin::streamRead, v, nth(args, 1).scalar.u, loc);
+        read_write(m, id == Builtin::streamRead, v, nth(args, 1).type, nth(args, 1).scalar.u, loc);
         break;
       }
       case Builtin::streamSwap: {

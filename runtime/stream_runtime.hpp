@@ -101,7 +101,9 @@ class StreamRuntime : public StreamHost {
   void print(interp::Machine& m, const StreamView& view);
   void file_transfer(interp::Machine& m, stdlib::Builtin id, const StreamView& view, uint64_t path_ptr,
                      SourceLoc loc);
-  void read_write(interp::Machine& m, bool read, const StreamView& view, uint64_t pointer, SourceLoc loc);
+  // host_type: the host object's type as written (a fixed array converts).
+  void read_write(interp::Machine& m, bool read, const StreamView& view, const Type* host_type,
+                  uint64_t pointer, SourceLoc loc);
   void gather_scatter(interp::Machine& m, bool scatter, const ast::CallExpr& call,
                       std::span<const StreamArg> args, SourceLoc loc);
   CallArg call_arg(const ast::ParamDecl& p, const StreamArg& a, const ast::Expr* written, SourceLoc loc);

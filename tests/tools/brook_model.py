@@ -2436,6 +2436,49 @@ def _(out):
     out.stream_print(w)
 
 
+# BrookGPU's fixed (§12): a host byte b is the float b / 255 in a stream;
+# streamWrite clamps to [0, 1] and rounds v * 255 to the nearest byte.
+def fixed_in(b):
+    return F(b) / F(255)
+
+
+def fixed_out(v):
+    v = float(v)
+    if not v > 0.0:
+        return 0
+    if v >= 1.0:
+        return 255
+    return round(float(F(v) * F(255)))  # ties to even, as nearbyint
+
+
+@test("s12_fixed")
+def _(out):
+    a = [200 + i for i in range(6)]
+    b = [i * 12 for i in range(6)]
+    sa = from_list([6], [fixed_in(x) for x in a])
+    sb = from_list([6], [fixed_in(x) for x in b])
+    sc = Stream([6])
+    launch([sc], [sa, sb], lambda inv, x, y, cur: [x + y])
+    out.printf("".join("%u " % fixed_out(v) for v in sc.values()) + "\n")
+    out.stream_print(sb)
+    px = []
+    for i in range(2):
+        for j in range(2):
+            px.append(tuple(fixed_in(c) for c in (60 * i + 30 * j, 255 - 40 * j, 7 + i)))
+    sp, so = from_list([2, 2], px), Stream([2, 2])
+    launch([so], [sp], lambda inv, p, cur: [vsub(vscale(p, F(1.5)), vec(0.1, 0.0, 0.0))])
+    out.printf("".join("(%u,%u,%u) " % tuple(fixed_out(c) for c in v) for v in so.values()) + "\n")
+    q = [(255, 0, 0, 0), (0, 255, 128, 1), (10, 20, 30, 255)]
+    sq, g = from_list([3], [tuple(fixed_in(c) for c in v) for v in q]), Stream([3])
+
+    def grey(inv, p, cur):
+        d = p[0] * F(0.25) + p[1] * F(0.5) + p[2] * F(0.25)
+        return [d + p[3]]
+
+    launch([g], [sq], grey)
+    out.stream_print(g)
+
+
 # Brook+ work-groups (§12): the domain (rank 1 or 2, slowest first) in groups
 # of gsize = (x, y); each phase runs for every invocation of a group (L = lx +
 # x * ly order) before the next; `shared` is fresh (zeros) per group.

@@ -42,6 +42,20 @@ TEST_CASE("compat: BrookGPU and Brook+ type spellings") {
   CHECK(c.ok());
 }
 
+TEST_CASE("compat: fixed is a byte on the host and a float in kernels and streams") {
+  CHECK(kernel_type_of("fixed a<>, fixed2 k", "k") == "float2");
+  CHECK(kernel_type_of("fixed a<>", "(fixed4)a") == "float4");
+  // On the host: the byte, with unsigned char's conversions; a stream of
+  // fixed holds floats, so a kernel taking float accepts it.
+  Checked host(
+      "kernel void k(float a<>, out float b<>) { b = a; }\n"
+      "int main() { fixed h[2] = {1, 2}; fixed2 v; fixed s<2>, t<2>; unsigned char c = h[1];\n"
+      "  v.y = c; streamRead(s, h); k(s, t); return v.y - 2; }\n");
+  CHECK(host.messages() == "");
+  Checked named("int main() { fixed3 v; float f = v; return 0; }\n");
+  CHECK(named.messages() == "cannot convert 'fixed3' to 'float' in initialisation");
+}
+
 TEST_CASE("compat: narrowing, with a warning only when implicit") {
   Checked w("kernel void k(float4 v<>, out float2 o<>) { o = v; }\n");
   CHECK(w.ok());
