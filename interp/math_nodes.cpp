@@ -70,6 +70,21 @@ struct KernelMath : MathBase {
   }
 };
 
+// The same for a two-argument one (atan2).
+struct KernelMath2 : MathBase {
+  stdlib::BrookMathFn2 fn = nullptr;
+  Scalar eval(Machine& m) override {
+    float a = get<float>(args[0]->eval(m));
+    return put<float>(fn(a, get<float>(args[1]->eval(m))));
+  }
+  void eval_vec(Machine& m, Vec& out) override {
+    Vec v[3];
+    gather(m, v);
+    for (uint32_t i = 0; i < n; ++i)
+      out.c[i] = put<float>(fn(get<float>(v[0].c[i]), get<float>(v[1].c[i])));
+  }
+};
+
 template <class T>
 struct VectorFn : MathBase {
   void load(Machine& m, T (&a)[4], T (&b)[4]) {
@@ -141,9 +156,17 @@ NodePtr make_math(Builtin id, std::vector<NodePtr> args, std::vector<const Type*
                                     result->scalar_of()->kind == TypeKind::Float
                                 ? stdlib::brook_math_fn(id)
                                 : nullptr;
+  stdlib::BrookMathFn2 own2 = in_kernel && ck == TypeKind::Float && args.size() == 2 &&
+                                      result->scalar_of()->kind == TypeKind::Float
+                                  ? stdlib::brook_math_fn2(id)
+                                  : nullptr;
   if (own) {
     auto k = std::make_unique<KernelMath>();
     k->fn = own;
+    node = std::move(k);
+  } else if (own2) {
+    auto k = std::make_unique<KernelMath2>();
+    k->fn = own2;
     node = std::move(k);
   } else if (vector_fn) {
     node = with_math_type(ck, [&]<class T>(Tag<T>) -> NodePtr {

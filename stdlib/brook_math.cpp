@@ -55,6 +55,9 @@ float brook_cr_cosf(float x) {
 float brook_cr_tanf(float x) {
   return brook::stdlib::cr::brook_tanf(x);
 }
+float brook_cr_atan2f(float y, float x) {
+  return brook::stdlib::cr::brook_atan2f(y, x);
+}
 }
 
 namespace brook::stdlib {
@@ -62,8 +65,10 @@ namespace {
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BROOK_GANG_AVX2_FN(F) brook_cr_##F##_gang_avx2
+#define BROOK_GANG_AVX512_FN(F) brook_cr_##F##_gang_avx512
 #else
 #define BROOK_GANG_AVX2_FN(F) nullptr
+#define BROOK_GANG_AVX512_FN(F) nullptr
 #endif
 
 struct Entry {
@@ -73,14 +78,15 @@ struct Entry {
   float (*fn)(float);
   std::string_view gang_symbol;  // the JIT's name of the gang form
   BrookGangFn gang_base;
-  BrookGangFn gang_avx2;  // null where the build has none
+  BrookGangFn gang_avx2;    // null where the build has none
+  BrookGangFn gang_avx512;  // likewise
 };
 // The functions brook_math.h defines so far; the rest of §10 still uses libm.
 // One row per function: its builtin, then every name derived from F.
 #define BROOK_MATH_ENTRY(ID, F)                                                     \
   Entry {                                                                           \
     Builtin::ID, "brook_cr_" #F, "brook_" #F, brook_cr_##F, "brook_cr_" #F "_gang", \
-        brook_cr_##F##_gang_base, BROOK_GANG_AVX2_FN(F)                             \
+        brook_cr_##F##_gang_base, BROOK_GANG_AVX2_FN(F), BROOK_GANG_AVX512_FN(F)    \
   }
 constexpr std::array kEntries{
     BROOK_MATH_ENTRY(exp, expf),   BROOK_MATH_ENTRY(exp2, exp2f),   BROOK_MATH_ENTRY(log, logf),
@@ -91,8 +97,25 @@ constexpr std::array kEntries{
 };
 #undef BROOK_MATH_ENTRY
 
+// The two-argument functions (no gang form yet: the JIT calls them per lane).
+struct Entry2 {
+  Builtin id;
+  std::string_view symbol;
+  std::string_view opencl;
+  float (*fn)(float, float);
+};
+constexpr std::array kBinary{
+    Entry2{Builtin::atan2, "brook_cr_atan2f", "brook_atan2f", brook_cr_atan2f},
+};
+
 const Entry* find(Builtin id) {
   for (const Entry& e : kEntries)
+    if (e.id == id) return &e;
+  return nullptr;
+}
+
+const Entry2* find2(Builtin id) {
+  for (const Entry2& e : kBinary)
     if (e.id == id) return &e;
   return nullptr;
 }
@@ -113,7 +136,19 @@ bool use_avx2() {
 #endif
 }
 
+bool use_avx512() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  static const bool avx512 =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+  return avx512;
+#else
+  return false;
+#endif
+}
+
 BrookGangFn gang_for_cpu(const Entry& e) {
+  if (e.gang_avx512 && use_avx512()) return e.gang_avx512;
   return e.gang_avx2 && use_avx2() ? e.gang_avx2 : e.gang_base;
 }
 
@@ -129,13 +164,28 @@ float brook_math_f32(Builtin id, float x) {
   return e ? e->fn(x) : __builtin_bit_cast(float, 0x7fc00000u);
 }
 
+BrookMathFn2 brook_math_fn2(Builtin id) {
+  const Entry2* e = find2(id);
+  return e ? e->fn : nullptr;
+}
+
 std::string_view brook_math_symbol(Builtin id) {
-  const Entry* e = find(id);
+  if (const Entry* e = find(id)) return e->symbol;
+  const Entry2* e = find2(id);
   return e ? e->symbol : std::string_view{};
 }
 
 std::span<const BrookMathSymbol> brook_math_symbols() {
   return kSymbols;
+}
+
+std::span<const BrookMathSymbol2> brook_math_binary_symbols() {
+  static constexpr auto symbols = [] {
+    std::array<BrookMathSymbol2, kBinary.size()> out{};
+    for (std::size_t i = 0; i < kBinary.size(); ++i) out[i] = {kBinary[i].symbol, kBinary[i].fn};
+    return out;
+  }();
+  return symbols;
 }
 
 std::string_view brook_math_gang_symbol(Builtin id) {
@@ -163,12 +213,14 @@ std::vector<BrookGangSymbol> brook_math_gang_variants(Builtin id) {
   if (const Entry* e = find(id)) {
     out.push_back({"base", e->gang_base});
     if (e->gang_avx2 && use_avx2()) out.push_back({"avx2", e->gang_avx2});
+    if (e->gang_avx512 && use_avx512()) out.push_back({"avx512", e->gang_avx512});
   }
   return out;
 }
 
 std::string_view brook_math_opencl_name(Builtin id) {
-  const Entry* e = find(id);
+  if (const Entry* e = find(id)) return e->opencl;
+  const Entry2* e = find2(id);
   return e ? e->opencl : std::string_view{};
 }
 

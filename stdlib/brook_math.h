@@ -656,6 +656,49 @@ BROOK_M_FN float brook_acosf(float x) {
   return BROOK_M_U2F(0x3fc907b5u);  // ix == 0x39826222u
 }
 
+// atan2(y, x) = +-atan(|y| / |x|), or +-(pi - atan(|y| / |x|)) when x is
+// negative (or -0), with the sign of y. The quotient of the smaller by the
+// larger magnitude is a double within 2^-53 of the exact one (no float ratio
+// leaves double's range), so one table lookup in brook_m_atan_pick gives
+// atan(|y| / |x|) in [0, pi/2]; pi - r is taken in two parts as in acos.
+// Zeros take part (0 / 0 reads as 0: Annex F's atan2(+-0, +-0)); the
+// infinities and NaN are answered by brook_atan2f.
+BROOK_M_FN int brook_m_atan2f_plain(float y, float x) {
+  brook_m_u32 ay = BROOK_M_F2U(y) & 0x7fffffffu, ax = BROOK_M_F2U(x) & 0x7fffffffu;
+  return (ay < 0x7f800000u) & (ax < 0x7f800000u);  // both finite
+}
+// For finite y and x.
+BROOK_M_FN float brook_m_atan2f_core(float y, float x) {
+  double ay = (double)brook_m_abs(y), ax = (double)brook_m_abs(x);
+  int direct = ay <= ax;
+  double num = direct ? ay : ax, den = direct ? ax : ay;
+  double q = num / (den == 0.0 ? 1.0 : den);
+  // Below 2^-60, atan(q) = q (1 - q^2 / 3 ...) lies just under q, and q may be
+  // a midpoint between two subnormal floats (an exact quotient; an inexact
+  // one is never that close to one): one double ulp down rounds it right.
+  if ((q < 0x1p-60) & (q > 0.0)) q = BROOK_M_U2D(BROOK_M_D2U(q) - 1u);
+  double r = brook_m_atan_pick(direct, q);  // atan(|y| / |x|)
+  if (BROOK_M_F2U(x) >> 31) r = (0x1.921fb54442d18p+1 - r) + 0x1.1a62633145c07p-53;
+  float f = (float)r;
+  return (BROOK_M_F2U(y) >> 31) ? -f : f;
+}
+BROOK_M_FN float brook_atan2f(float y, float x) {
+  if (brook_m_atan2f_plain(y, x)) return brook_m_atan2f_core(y, x);
+  brook_m_u32 iy = BROOK_M_F2U(y), ix = BROOK_M_F2U(x);
+  brook_m_u32 ay = iy & 0x7fffffffu, ax = ix & 0x7fffffffu;
+  if (ay > 0x7f800000u || ax > 0x7f800000u) return BROOK_M_NAN;
+  // An infinity (Annex F): pi/4 or 3pi/4 for two, pi/2 for y's, 0 or pi for x's.
+  float r;
+  if (ay == 0x7f800000u && ax == 0x7f800000u) {
+    r = (ix >> 31) ? BROOK_M_U2F(0x4016cbe4u) : BROOK_M_U2F(0x3f490fdbu);
+  } else if (ay == 0x7f800000u) {
+    r = BROOK_M_U2F(0x3fc90fdbu);
+  } else {
+    r = (ix >> 31) ? BROOK_M_U2F(0x40490fdbu) : 0.0f;
+  }
+  return (iy >> 31) ? -r : r;
+}
+
 // sin, cos, tan. |x| * 2/pi = q + f (q an integer taken mod 4, |f| <= 1/2
 // + 2^-26) and then sin(x) is +-sin(pi/2 f) or +-cos(pi/2 f) by q.
 // The reduction is Payne-Hanek's in double: 2/pi is cut into chunks of 28

@@ -22,19 +22,29 @@ inline bool has_brook_math_f32(Builtin id) {
 // brook_math_fn(id)(x), or the NaN 0x7fc00000 when there is none.
 float brook_math_f32(Builtin id, float x);
 
-// The C symbol (a plain `float f(float)`, extern "C") the JIT calls for `id`,
-// or empty; and every such symbol with its address, for the JIT's linker.
+// The same for a two-argument builtin (atan2), or null.
+using BrookMathFn2 = float (*)(float, float);
+BrookMathFn2 brook_math_fn2(Builtin id);
+
+// The C symbol (a plain `float f(float)` or `float f(float, float)`, extern
+// "C") the JIT calls for `id`, or empty; and every such symbol with its
+// address, for the JIT's linker.
 std::string_view brook_math_symbol(Builtin id);
 struct BrookMathSymbol {
   std::string_view name;
   float (*fn)(float);
 };
 std::span<const BrookMathSymbol> brook_math_symbols();
+struct BrookMathSymbol2 {
+  std::string_view name;
+  float (*fn)(float, float);
+};
+std::span<const BrookMathSymbol2> brook_math_binary_symbols();
 
 // The gang form of `id`'s function, for the JIT's SPMD path:
 // fn(in, out, n) sets out[i] to the scalar function of in[i] for i < n, bit for
 // bit, computing the ordinary lanes with vector instructions (the best this
-// CPU has: AVX2 or the baseline build's). Its extern "C"-like name for the
+// CPU has: AVX-512, AVX2 or the baseline build's). Its extern "C"-like name for the
 // JIT's linker, or empty; and every such name with this CPU's address.
 using BrookGangFn = void (*)(const float* in, float* out, int n);
 std::string_view brook_math_gang_symbol(Builtin id);
@@ -45,7 +55,7 @@ struct BrookGangSymbol {
 };
 std::span<const BrookGangSymbol> brook_math_gang_symbols();
 // Every gang form of `id` this CPU can run, named by instruction set
-// ("base", "avx2"), for tests/math/check_math --gang.
+// ("base", "avx2", "avx512"), for tests/math/check_math --gang.
 std::vector<BrookGangSymbol> brook_math_gang_variants(Builtin id);
 
 // The OpenCL C function the OpenCL printer calls for `id` on float (the same

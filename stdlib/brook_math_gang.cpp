@@ -51,7 +51,8 @@ template <int (*Plain)(float), float (*Core)(float), float (*Full)(float)>
 
 }  // namespace
 
-// The baseline build's form (SSE2 on x86-64) and, on x86-64, AVX2's. Tuned
+// The baseline build's form (SSE2 on x86-64) and, on x86-64, AVX2's and
+// AVX-512's. Tuned
 // for Haswell: GCC's generic tuning declines gathers, and without them it
 // does not vectorise the table lookups at all.
 #define BROOK_GANG_BASE(F)                                                           \
@@ -63,12 +64,19 @@ template <int (*Plain)(float), float (*Core)(float), float (*Full)(float)>
   [[gnu::target("avx2")]] void brook_cr_##F##_gang_avx2(const float* in, float* out, int n) { \
     gang<cr::brook_m_##F##_plain, cr::brook_m_##F##_core, brook_cr_##F>(in, out, n);          \
   }
+// AVX-512: eight doubles per instruction, and masked gathers.
+#define BROOK_GANG_AVX512(F)                                                             \
+  [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw")]] void brook_cr_##F##_gang_avx512( \
+      const float* in, float* out, int n) {                                              \
+    gang<cr::brook_m_##F##_plain, cr::brook_m_##F##_core, brook_cr_##F>(in, out, n);     \
+  }
 #else
 #define BROOK_GANG_AVX2(F)
+#define BROOK_GANG_AVX512(F)
 #endif
 
 extern "C" {
-#define BROOK_GANG(F) BROOK_GANG_BASE(F) BROOK_GANG_AVX2(F)
+#define BROOK_GANG(F) BROOK_GANG_BASE(F) BROOK_GANG_AVX2(F) BROOK_GANG_AVX512(F)
 BROOK_GANG(expf)
 BROOK_GANG(exp2f)
 BROOK_GANG(logf)

@@ -5,7 +5,8 @@
 extern "C" {
 #define BROOK_GANG_DECL(F)                                           \
   void brook_cr_##F##_gang_base(const float* in, float* out, int n); \
-  void brook_cr_##F##_gang_avx2(const float* in, float* out, int n);
+  void brook_cr_##F##_gang_avx2(const float* in, float* out, int n); \
+  void brook_cr_##F##_gang_avx512(const float* in, float* out, int n);
 BROOK_GANG_DECL(expf)
 BROOK_GANG_DECL(exp2f)
 BROOK_GANG_DECL(logf)
@@ -37,4 +38,5 @@ float brook_cr_acosf(float);
 float brook_cr_sinf(float);
 float brook_cr_cosf(float);
 float brook_cr_tanf(float);
+float brook_cr_atan2f(float, float);
 }

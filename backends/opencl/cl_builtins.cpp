@@ -223,11 +223,12 @@ std::string ClPrinter::builtin(const CallExpr& e) {
   // pasted in whole), not the device library, so every backend prints the
   // same bits. They compute in double: the program enables cl_khr_fp64.
   std::string_view own = stdlib::brook_math_opencl_name(id);
-  if (!own.empty() && s0->kind == TypeKind::Float && args.size() == 1) {
+  if (!own.empty() && s0->kind == TypeKind::Float && args.size() <= 2) {
     m_.uses_double = true;
     m_.helper("brook_math_h", [] { return std::string(stdlib::brook_math_source()); });
+    const char* operands = args.size() == 1 ? "(a);" : "(a, b);";
     return call(
-        componentwise(std::string(info.name), r, types, "return " + std::string(own) + "(a);"));
+        componentwise(std::string(info.name), r, types, "return " + std::string(own) + operands));
   }
   if (!info.opencl_name.empty() && info.where != stdlib::Where::host) {
     if (s0->kind == TypeKind::Double) m_.uses_double = true;

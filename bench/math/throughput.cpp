@@ -1,6 +1,7 @@
 // Throughput per core of each float function of stdlib/brook_math.h: brook's
 // scalar function (what the interpreter and the JIT's scalar path call), its
-// gang form (the JIT's SPMD kernels, 16 lanes a call), glibc's scalar float
+// gang forms (the JIT's SPMD kernels, 16 lanes a call; AVX2's and, where the
+// CPU has it, AVX-512's, which the JIT prefers), glibc's scalar float
 // function and glibc's libmvec AVX2 version (_ZGVdN8v_*, what GCC calls for
 // the C++ baselines). One thread, 4096 arguments spread over a typical range,
 // best of 5 rounds of ~0.1 s. bench/run_math.sh builds and runs it.
@@ -87,8 +88,8 @@ volatile float sink;
 
 int main() {
   const bool avx2 = __builtin_cpu_supports("avx2");
-  std::printf("%-6s %12s %12s %12s %14s   (ns per element, one core; lower is faster)\n", "func",
-              "brook scalar", "brook gang", "glibc scalar", "libmvec avx2");
+  std::printf("%-6s %12s %12s %12s %12s %14s   (ns per element, one core; lower is faster)\n",
+              "func", "brook scalar", "gang avx2", "gang avx512", "glibc scalar", "libmvec avx2");
   std::vector<float> in(kN), out(kN);
   for (const Func& f : kFuncs) {
     for (int i = 0; i < kN; ++i) {
@@ -97,15 +98,20 @@ int main() {
       in[i] = f.lo + (f.hi - f.lo) * (static_cast<float>(k) + 0.5f) / kN;
     }
     auto scalar = brook::stdlib::brook_math_fn(f.id);
-    auto gang = brook::stdlib::brook_math_gang_fn(f.id);
     double bs = ns_per_element([&] {
       for (int i = 0; i < kN; ++i) out[i] = scalar(in[i]);
       sink = out[kN - 1];
     });
-    double bg = ns_per_element([&] {
-      for (int i = 0; i < kN; i += 16) gang(&in[i], &out[i], 16);
-      sink = out[kN - 1];
-    });
+    // Each gang form this CPU runs (0: not built or not supported here).
+    double bg[2] = {0.0, 0.0};
+    for (const brook::stdlib::BrookGangSymbol& g : brook::stdlib::brook_math_gang_variants(f.id)) {
+      const int slot = g.name == "avx2" ? 0 : g.name == "avx512" ? 1 : -1;
+      if (slot < 0) continue;
+      bg[slot] = ns_per_element([&] {
+        for (int i = 0; i < kN; i += 16) g.fn(&in[i], &out[i], 16);
+        sink = out[kN - 1];
+      });
+    }
     double gs = ns_per_element([&] {
       for (int i = 0; i < kN; ++i) out[i] = f.glibc(in[i]);
       sink = out[kN - 1];
@@ -114,7 +120,7 @@ int main() {
       for (int i = 0; i < kN; i += 8) _mm256_storeu_ps(&out[i], f.mvec(_mm256_loadu_ps(&in[i])));
       sink = out[kN - 1];
     });
-    std::printf("%-6s %12.2f %12.2f %12.2f %14.2f\n", f.name, bs, bg, gs, mv);
+    std::printf("%-6s %12.2f %12.2f %12.2f %12.2f %14.2f\n", f.name, bs, bg[0], bg[1], gs, mv);
   }
   return 0;
 }

@@ -180,4 +180,5 @@ def main():
     open('tests/conformance/streams/s10_math_cr.out', 'w').write('\n'.join(lines) + '\n')
 
 
-main()
+if __name__ == '__main__':
+    main()
