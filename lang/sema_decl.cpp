@@ -374,6 +374,14 @@ void Sema::Impl::check_var(VarDecl& v) {
     declare(v);
     return;
   }
+  if (v.init && !v.is_global && !v.is_extern && !(t->is_array() && t->count == 0)) {
+    // A local's scope begins just after its declarator (C99 6.2.1p7), so its
+    // initialiser sees it: `Node* n = malloc(sizeof *n);`.
+    v.type = t;
+    declare(v);
+    v.type = check_initializer(v.init, t);
+    return;
+  }
   if (v.init) {
     t = check_initializer(v.init, t);
   } else if (t->is_array() && t->count == 0 && !v.is_extern) {
