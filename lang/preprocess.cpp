@@ -27,6 +27,17 @@ constexpr size_t kMaxIncludes = 10'000;
 
 constexpr std::string_view kPredefined[] = {
     "__BROOK__ 1",
+    // C99's `restrict` and `_Bool`, C11's `_Noreturn`, and GCC's spellings of
+    // them and of attributes (no effect on what a program computes).
+    "restrict",
+    "__restrict",
+    "__restrict__",
+    "_Bool bool",
+    "_Noreturn",
+    "__inline inline",
+    "__inline__ inline",
+    "__extension__",
+    "__attribute__(list)",
     "NULL ((void*)0)",
     "RAND_MAX 2147483647",
     "EXIT_SUCCESS 0",

@@ -101,8 +101,14 @@ const Type* Sema::Impl::apply_dims(TypeSyntax& ts, const Type* t, bool allow_uns
         error(dim->loc, "array size must be an integer, not " + quoted(dt));
         return nullptr;
       }
-      std::optional<int64_t> n = require_constant(*dim, "array size");
-      if (!n) return nullptr;
+      std::optional<int64_t> n = fold(*dim);
+      if (!n) {
+        // LANGUAGE.md §9: host code is C99 apart from VLAs.
+        error(dim->loc,
+              "array size must be an integer constant: variable-length arrays (C99 VLAs) are not "
+              "supported; allocate with malloc");
+        return nullptr;
+      }
       if (*n <= 0 || *n > (int64_t{1} << 31)) {
         error(dim->loc, "array size must be positive, not " + std::to_string(*n));
         return nullptr;

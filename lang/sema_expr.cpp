@@ -116,6 +116,15 @@ const Type* Sema::Impl::check_expr(ExprPtr& e) {
       e->is_lvalue = true;
       break;
     case ExprKind::Name:
+      if (auto* n = e->as<NameExpr>(); n->name == "__func__" && func && !lookup(n->name)) {
+        // C99 6.4.2.2: the enclosing function's name, as a string literal.
+        auto lit = std::make_unique<StringLit>(n->loc);
+        lit->value = func->name;
+        e = std::move(lit);
+        t = types.array(types.char_type(), static_cast<uint32_t>(func->name.size() + 1));
+        e->is_lvalue = true;
+        break;
+      }
       t = check_name(*e->as<NameExpr>());
       break;
     case ExprKind::Unary:
