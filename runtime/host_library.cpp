@@ -1,5 +1,6 @@
 #include "runtime/host_library.hpp"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -162,6 +163,14 @@ Scalar LibCall::eval(Machine& m) {
         char ch = static_cast<char>(arg(m, 0).i);
         write_to(m, arg(m, 1).u, std::string_view(&ch, 1));
         return interp::put<int32_t>(static_cast<uint8_t>(ch));
+      }
+      case Builtin::perror: {
+        // The message for errno as the C library's last failing call (an
+        // fopen, say) left it, on stderr as glibc prints it.
+        const int err = errno;
+        std::string s = arg(m, 0).u ? m.memory.read_string(arg(m, 0).u, loc) : std::string();
+        write_to(m, m.stderr_ptr, (s.empty() ? "" : s + ": ") + ::strerror(err) + "\n");
+        return interp::put<int32_t>(0);
       }
       case Builtin::fputs: {
         std::string text = m.memory.read_string(arg(m, 0).u, loc);

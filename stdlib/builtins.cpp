@@ -191,6 +191,7 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::strpbrk, "strpbrk", "char* strpbrk(char* s, char* accept)"),
     proto(B::strtok, "strtok", "char* strtok(char* s, char* delim)"),
     proto(B::strerror, "strerror", "char* strerror(int errnum)"),
+    proto(B::perror, "perror", "void perror(char* s)"),
     proto(B::strxfrm, "strxfrm", "unsigned long strxfrm(char* dst, char* src, unsigned long n)"),
     proto(B::remquo, "remquo", "double remquo(double x, double y, int* quo)"),
     proto(B::remquof, "remquof", "float remquof(float x, float y, int* quo)"),

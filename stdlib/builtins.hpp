@@ -178,6 +178,7 @@ enum class Builtin : uint16_t {
   strpbrk,
   strtok,
   strerror,
+  perror,
   strxfrm,
   remquo,
   remquof,
@@ -232,7 +233,7 @@ enum class Builtin : uint16_t {
   lroundf,
   ilogb,
   ilogbf,
-  fpclassify,   // glibc's __fpclassify: what the fpclassify macro calls
+  fpclassify,  // glibc's __fpclassify: what the fpclassify macro calls
   fpclassifyf,
   qsort,
   bsearch,
