@@ -80,6 +80,11 @@ struct Machine {
   const void* jump_to = nullptr;
   // strtok's position in the string it is splitting (0: none yet).
   uint64_t strtok_next = 0;
+  // errno's object (`*__brook_errno()`), made on first use (0: none yet);
+  // host library calls load the C library's errno from it and store it back.
+  uint64_t errno_ptr = 0;
+  // drand48 & co.'s 48-bit state (POSIX's initial value).
+  uint64_t rand48 = 0x1234abcd330eull;
   // Function pointers: the memory object of each function whose address was taken.
   std::unordered_map<uint32_t, CompiledFunction*> functions;
 };

@@ -275,6 +275,30 @@ constexpr std::string_view kPredefined[] = {
     "llrint(x) ((long)rint(x))",
     "llrintf(x) ((long)rintf(x))",
     "llround(x) lround(x)",
+    // <errno.h>: errno is an object of the program's (stdlib/builtins.cpp),
+    // the codes glibc's on x86-64.
+    "errno (*__brook_errno())",
+    "EPERM 1",
+    "ENOENT 2",
+    "EINTR 4",
+    "EIO 5",
+    "EBADF 9",
+    "EAGAIN 11",
+    "ENOMEM 12",
+    "EACCES 13",
+    "EEXIST 17",
+    "EINVAL 22",
+    "ENOSPC 28",
+    "EDOM 33",
+    "ERANGE 34",
+    "EILSEQ 84",
+    // <stdio.h>'s buffering control: brook's stdout is its own, so these
+    // accept any request and change nothing.
+    "_IOFBF 0",
+    "_IOLBF 1",
+    "_IONBF 2",
+    "setvbuf(f, buf, mode, size) ((void)(f), (void)(buf), (void)(mode), (void)(size), 0)",
+    "setbuf(f, buf) ((void)(f), (void)(buf))",
     // <stdlib.h>'s and <inttypes.h>'s long long and intmax_t forms are the
     // long ones (both 64-bit).
     "llabs(x) labs(x)",

@@ -239,6 +239,58 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
     }
     case Builtin::strspn: return put<uint64_t>(std::strspn(str(0).c_str(), str(1).c_str()));
     case Builtin::strcspn: return put<uint64_t>(std::strcspn(str(0).c_str(), str(1).c_str()));
+    case Builtin::brook_errno:
+      if (!m.errno_ptr) {
+        m.errno_ptr = interp::make_pointer(
+            m.memory.allocate(sizeof(int), interp::ObjectKind::global, loc), 0);
+        std::memset(m.memory.at(m.errno_ptr, sizeof(int), loc, true), 0, sizeof(int));
+      }
+      return from_u64(m.errno_ptr);
+    case Builtin::strcasecmp:
+    case Builtin::strncasecmp: {
+      // The "C" locale: ASCII letters fold to lower case.
+      std::string a = str(0), b = str(1);
+      const uint64_t n = id == Builtin::strncasecmp ? arg(m, 2).u : UINT64_MAX;
+      int r = 0;
+      for (uint64_t i = 0; i < n; ++i) {
+        int ca = i < a.size() ? std::tolower(static_cast<unsigned char>(a[i])) : 0;
+        int cb = i < b.size() ? std::tolower(static_cast<unsigned char>(b[i])) : 0;
+        if (ca != cb || ca == 0) {
+          r = ca - cb;
+          break;
+        }
+      }
+      return put<int32_t>(r < 0 ? -1 : r > 0 ? 1 : 0);
+    }
+    case Builtin::strnlen: {
+      const uint64_t p = arg(m, 0).u, n = arg(m, 1).u;
+      uint64_t k = 0;
+      while (k < n && *m.memory.at(p + k, 1, loc) != 0) ++k;
+      return put<uint64_t>(k);
+    }
+    case Builtin::strndup: {
+      const uint64_t p = arg(m, 0).u, n = arg(m, 1).u;
+      uint64_t k = 0;
+      while (k < n && *m.memory.at(p + k, 1, loc) != 0) ++k;
+      uint64_t d = allocate(m, k + 1);
+      uint8_t* dst = m.memory.at(d, k + 1, loc, true);
+      if (k) std::memcpy(dst, m.memory.at(p, k, loc), k);
+      dst[k] = 0;
+      return from_u64(d);
+    }
+    // POSIX's 48-bit generator: X = (0x5DEECE66D X + 0xB) mod 2^48.
+    case Builtin::srand48:
+      m.rand48 = (static_cast<uint64_t>(static_cast<uint32_t>(arg(m, 0).i)) << 16) | 0x330eu;
+      return put<int32_t>(0);
+    case Builtin::drand48:
+    case Builtin::lrand48:
+    case Builtin::mrand48: {
+      m.rand48 = (m.rand48 * 0x5deece66dull + 0xbu) & ((uint64_t{1} << 48) - 1);
+      if (id == Builtin::drand48)
+        return put<double>(std::ldexp(static_cast<double>(m.rand48), -48));
+      if (id == Builtin::lrand48) return put<int64_t>(static_cast<int64_t>(m.rand48 >> 17));
+      return put<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(m.rand48 >> 16)));
+    }
     case Builtin::strdup: {
       std::string s = str(0);
       uint64_t p = allocate(m, s.size() + 1);

@@ -24,185 +24,216 @@ FormatArg::Kind format_kind(const Type* t) {
   }
 }
 
+namespace {
+// errno (LANGUAGE.md §9) is an object of the program's (`*__brook_errno()`):
+// a library call starts from its value and leaves the C library's errno in it.
+struct ErrnoSync {
+  Machine& m;
+  explicit ErrnoSync(Machine& machine) : m(machine) {
+    if (m.errno_ptr) std::memcpy(&errno, m.memory.at(m.errno_ptr, sizeof(int), {}), sizeof(int));
+  }
+  ~ErrnoSync() {
+    try {
+      const int e = errno;
+      if (m.errno_ptr)
+        std::memcpy(m.memory.at(m.errno_ptr, sizeof(int), {}, true), &e, sizeof(int));
+    } catch (...) {
+      // errno's object is never freed; nothing to keep.
+    }
+  }
+};
+}  // namespace
+
 Scalar LibCall::eval(Machine& m) {
-    switch (id) {
-      case Builtin::printf: {
-        uint64_t f = arg(m, 0).u;
-        std::string text = format(m, f, 1, 2);
-        write(m, 1, text);
-        return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+  ErrnoSync errno_sync(m);
+  switch (id) {
+    case Builtin::printf: {
+      uint64_t f = arg(m, 0).u;
+      std::string text = format(m, f, 1, 2);
+      write(m, 1, text);
+      return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+    }
+    case Builtin::fprintf: {
+      uint64_t s = arg(m, 0).u;
+      uint64_t f = arg(m, 1).u;
+      std::string text = format(m, f, 2, 3);
+      write_to(m, s, text);
+      return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+    }
+    case Builtin::sprintf: {
+      uint64_t buf = arg(m, 0).u;
+      uint64_t f = arg(m, 1).u;
+      std::string text = format(m, f, 2, 3);
+      uint8_t* dst = m.memory.at(buf, text.size() + 1, loc, true);
+      std::memcpy(dst, text.data(), text.size());
+      dst[text.size()] = 0;
+      return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+    }
+    case Builtin::snprintf: {
+      uint64_t buf = arg(m, 0).u;
+      uint64_t n = arg(m, 1).u;
+      uint64_t f = arg(m, 2).u;
+      std::string text = format(m, f, 3, 4);
+      if (n > 0) {
+        uint64_t k = std::min<uint64_t>(text.size(), n - 1);
+        uint8_t* dst = m.memory.at(buf, k + 1, loc, true);
+        std::memcpy(dst, text.data(), k);
+        dst[k] = 0;
       }
-      case Builtin::fprintf: {
-        uint64_t s = arg(m, 0).u;
-        uint64_t f = arg(m, 1).u;
-        std::string text = format(m, f, 2, 3);
-        write_to(m, s, text);
-        return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+      return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+    }
+    case Builtin::puts: {
+      std::string s = m.memory.read_string(arg(m, 0).u, loc);
+      s += '\n';
+      write(m, 1, s);
+      return interp::put<int32_t>(static_cast<int32_t>(s.size()));
+    }
+    case Builtin::putchar: {
+      int32_t c = static_cast<int32_t>(arg(m, 0).i);
+      char ch = static_cast<char>(c);
+      write(m, 1, std::string_view(&ch, 1));
+      return interp::put<int32_t>(static_cast<uint8_t>(ch));
+    }
+    case Builtin::malloc:
+      return interp::from_u64(allocate(m, arg(m, 0).u));
+    case Builtin::calloc: {
+      uint64_t count = arg(m, 0).u, size = arg(m, 1).u;
+      if (size != 0 && count > UINT64_MAX / size) {
+        throw RuntimeError{loc, "out of memory: cannot allocate " + std::to_string(count) + " x " +
+                                    std::to_string(size) + " bytes"};
       }
-      case Builtin::sprintf: {
-        uint64_t buf = arg(m, 0).u;
-        uint64_t f = arg(m, 1).u;
-        std::string text = format(m, f, 2, 3);
-        uint8_t* dst = m.memory.at(buf, text.size() + 1, loc, true);
-        std::memcpy(dst, text.data(), text.size());
-        dst[text.size()] = 0;
-        return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+      return interp::from_u64(allocate(m, count * size));
+    }
+    case Builtin::realloc: {
+      uint64_t p = arg(m, 0).u, size = arg(m, 1).u;
+      if (size > interp::kMaxObjectSize || m.memory.heap_bytes_live() + size > kMaxHeapBytes) {
+        throw RuntimeError{loc,
+                           "out of memory: cannot allocate " + std::to_string(size) + " bytes"};
       }
-      case Builtin::snprintf: {
-        uint64_t buf = arg(m, 0).u;
-        uint64_t n = arg(m, 1).u;
-        uint64_t f = arg(m, 2).u;
-        std::string text = format(m, f, 3, 4);
-        if (n > 0) {
-          uint64_t k = std::min<uint64_t>(text.size(), n - 1);
-          uint8_t* dst = m.memory.at(buf, k + 1, loc, true);
-          std::memcpy(dst, text.data(), k);
-          dst[k] = 0;
-        }
-        return interp::put<int32_t>(static_cast<int32_t>(text.size()));
+      return interp::from_u64(m.memory.realloc(p, size, loc));
+    }
+    case Builtin::free:
+      m.memory.free(arg(m, 0).u, loc);
+      return interp::put<int32_t>(0);
+    case Builtin::memset: {
+      uint64_t p = arg(m, 0).u;
+      int32_t v = static_cast<int32_t>(arg(m, 1).i);
+      uint64_t n = arg(m, 2).u;
+      if (n) std::memset(m.memory.at(p, n, loc, true), v & 0xFF, n);
+      return interp::from_u64(p);
+    }
+    case Builtin::memcpy: {
+      uint64_t d = arg(m, 0).u, s = arg(m, 1).u, n = arg(m, 2).u;
+      if (n) {
+        const uint8_t* src = m.memory.at(s, n, loc);
+        std::memmove(m.memory.at(d, n, loc, true), src, n);
       }
-      case Builtin::puts: {
-        std::string s = m.memory.read_string(arg(m, 0).u, loc);
-        s += '\n';
-        write(m, 1, s);
-        return interp::put<int32_t>(static_cast<int32_t>(s.size()));
+      return interp::from_u64(d);
+    }
+    case Builtin::memcmp: {
+      uint64_t a = arg(m, 0).u, b = arg(m, 1).u, n = arg(m, 2).u;
+      if (!n) return interp::put<int32_t>(0);
+      int r = std::memcmp(m.memory.at(a, n, loc), m.memory.at(b, n, loc), n);
+      return interp::put<int32_t>(r < 0 ? -1 : r > 0 ? 1 : 0);
+    }
+    case Builtin::strlen:
+      return interp::put<uint64_t>(m.memory.string_length(arg(m, 0).u, loc));
+    case Builtin::strcmp: {
+      std::string a = m.memory.read_string(arg(m, 0).u, loc);
+      std::string b = m.memory.read_string(arg(m, 1).u, loc);
+      int r = std::strcmp(a.c_str(), b.c_str());
+      return interp::put<int32_t>(r < 0 ? -1 : r > 0 ? 1 : 0);
+    }
+    case Builtin::strcpy: {
+      uint64_t d = arg(m, 0).u;
+      std::string s = m.memory.read_string(arg(m, 1).u, loc);
+      uint8_t* dst = m.memory.at(d, s.size() + 1, loc, true);
+      std::memcpy(dst, s.c_str(), s.size() + 1);
+      return interp::from_u64(d);
+    }
+    case Builtin::atoi: {
+      std::string s = m.memory.read_string(arg(m, 0).u, loc);
+      return interp::put<int32_t>(static_cast<int32_t>(std::strtol(s.c_str(), nullptr, 10)));
+    }
+    case Builtin::atof: {
+      std::string s = m.memory.read_string(arg(m, 0).u, loc);
+      return interp::put<double>(std::strtod(s.c_str(), nullptr));
+    }
+    case Builtin::rand:
+      return interp::put<int32_t>(lib->rand().next());
+    case Builtin::random:
+      return interp::put<int64_t>(lib->rand().next());
+    case Builtin::srandom:
+    case Builtin::srand:
+      lib->rand().seed(static_cast<uint32_t>(arg(m, 0).u));
+      return interp::put<int32_t>(0);
+    case Builtin::exit: {
+      int32_t status = static_cast<int32_t>(arg(m, 0).i);
+      if (m.out) m.out->flush();
+      throw interp::ExitRequest{status};
+    }
+    case Builtin::abort:
+      throw RuntimeError{loc, "abort() called"};
+    case Builtin::assert_:
+      if (arg(m, 0).i == 0) throw RuntimeError{loc, "assertion failed: " + assert_text};
+      return interp::put<int32_t>(0);
+    case Builtin::clock:
+      return interp::put<int64_t>(static_cast<int64_t>(std::clock()));
+    case Builtin::fopen: {
+      std::string path = m.memory.read_string(arg(m, 0).u, loc);
+      std::string mode = m.memory.read_string(arg(m, 1).u, loc);
+      return interp::from_u64(lib->open_file(m, path, mode));
+    }
+    case Builtin::fclose: {
+      uint64_t p = arg(m, 0).u;
+      file_of(m, p);
+      return interp::put<int32_t>(lib->close_file(p) ? 0 : -1);
+    }
+    case Builtin::fputc: {
+      char ch = static_cast<char>(arg(m, 0).i);
+      write_to(m, arg(m, 1).u, std::string_view(&ch, 1));
+      return interp::put<int32_t>(static_cast<uint8_t>(ch));
+    }
+    case Builtin::perror: {
+      // The message for errno as the C library's last failing call (an
+      // fopen, say) left it, on stderr as glibc prints it.
+      const int err = errno;
+      std::string s = arg(m, 0).u ? m.memory.read_string(arg(m, 0).u, loc) : std::string();
+      write_to(m, m.stderr_ptr, (s.empty() ? "" : s + ": ") + ::strerror(err) + "\n");
+      return interp::put<int32_t>(0);
+    }
+    case Builtin::fputs: {
+      std::string text = m.memory.read_string(arg(m, 0).u, loc);
+      write_to(m, arg(m, 1).u, text);
+      return interp::put<int32_t>(1);
+    }
+    case Builtin::fwrite: {
+      uint64_t data = arg(m, 0).u, size = arg(m, 1).u, count = arg(m, 2).u;
+      if (size != 0 && count > interp::kMaxObjectSize / size) {
+        throw RuntimeError{loc, "fwrite of more bytes than any object holds"};
       }
-      case Builtin::putchar: {
-        int32_t c = static_cast<int32_t>(arg(m, 0).i);
-        char ch = static_cast<char>(c);
-        write(m, 1, std::string_view(&ch, 1));
-        return interp::put<int32_t>(static_cast<uint8_t>(ch));
+      uint64_t n = size * count;
+      if (n == 0) return interp::put<uint64_t>(0);
+      const uint8_t* src = m.memory.at(data, n, loc);
+      write_to(m, arg(m, 3).u, std::string_view(reinterpret_cast<const char*>(src), n));
+      return interp::put<uint64_t>(count);
+    }
+    case Builtin::fgetc: {
+      return interp::put<int32_t>(std::fgetc(file_of(m, arg(m, 0).u)));
+    }
+    case Builtin::fread: {
+      uint64_t data = arg(m, 0).u, size = arg(m, 1).u, count = arg(m, 2).u;
+      std::FILE* f = file_of(m, arg(m, 3).u);
+      if (size != 0 && count > interp::kMaxObjectSize / size) {
+        throw RuntimeError{loc, "fread of more bytes than any object holds"};
       }
-      case Builtin::malloc: return interp::from_u64(allocate(m, arg(m, 0).u));
-      case Builtin::calloc: {
-        uint64_t count = arg(m, 0).u, size = arg(m, 1).u;
-        if (size != 0 && count > UINT64_MAX / size) {
-          throw RuntimeError{loc, "out of memory: cannot allocate " + std::to_string(count) +
-                                      " x " + std::to_string(size) + " bytes"};
-        }
-        return interp::from_u64(allocate(m, count * size));
-      }
-      case Builtin::realloc: {
-        uint64_t p = arg(m, 0).u, size = arg(m, 1).u;
-        if (size > interp::kMaxObjectSize || m.memory.heap_bytes_live() + size > kMaxHeapBytes) {
-          throw RuntimeError{loc, "out of memory: cannot allocate " + std::to_string(size) + " bytes"};
-        }
-        return interp::from_u64(m.memory.realloc(p, size, loc));
-      }
-      case Builtin::free:
-        m.memory.free(arg(m, 0).u, loc);
-        return interp::put<int32_t>(0);
-      case Builtin::memset: {
-        uint64_t p = arg(m, 0).u;
-        int32_t v = static_cast<int32_t>(arg(m, 1).i);
-        uint64_t n = arg(m, 2).u;
-        if (n) std::memset(m.memory.at(p, n, loc, true), v & 0xFF, n);
-        return interp::from_u64(p);
-      }
-      case Builtin::memcpy: {
-        uint64_t d = arg(m, 0).u, s = arg(m, 1).u, n = arg(m, 2).u;
-        if (n) {
-          const uint8_t* src = m.memory.at(s, n, loc);
-          std::memmove(m.memory.at(d, n, loc, true), src, n);
-        }
-        return interp::from_u64(d);
-      }
-      case Builtin::memcmp: {
-        uint64_t a = arg(m, 0).u, b = arg(m, 1).u, n = arg(m, 2).u;
-        if (!n) return interp::put<int32_t>(0);
-        int r = std::memcmp(m.memory.at(a, n, loc), m.memory.at(b, n, loc), n);
-        return interp::put<int32_t>(r < 0 ? -1 : r > 0 ? 1 : 0);
-      }
-      case Builtin::strlen: return interp::put<uint64_t>(m.memory.string_length(arg(m, 0).u, loc));
-      case Builtin::strcmp: {
-        std::string a = m.memory.read_string(arg(m, 0).u, loc);
-        std::string b = m.memory.read_string(arg(m, 1).u, loc);
-        int r = std::strcmp(a.c_str(), b.c_str());
-        return interp::put<int32_t>(r < 0 ? -1 : r > 0 ? 1 : 0);
-      }
-      case Builtin::strcpy: {
-        uint64_t d = arg(m, 0).u;
-        std::string s = m.memory.read_string(arg(m, 1).u, loc);
-        uint8_t* dst = m.memory.at(d, s.size() + 1, loc, true);
-        std::memcpy(dst, s.c_str(), s.size() + 1);
-        return interp::from_u64(d);
-      }
-      case Builtin::atoi: {
-        std::string s = m.memory.read_string(arg(m, 0).u, loc);
-        return interp::put<int32_t>(static_cast<int32_t>(std::strtol(s.c_str(), nullptr, 10)));
-      }
-      case Builtin::atof: {
-        std::string s = m.memory.read_string(arg(m, 0).u, loc);
-        return interp::put<double>(std::strtod(s.c_str(), nullptr));
-      }
-      case Builtin::rand: return interp::put<int32_t>(lib->rand().next());
-      case Builtin::srand:
-        lib->rand().seed(static_cast<uint32_t>(arg(m, 0).u));
-        return interp::put<int32_t>(0);
-      case Builtin::exit: {
-        int32_t status = static_cast<int32_t>(arg(m, 0).i);
-        if (m.out) m.out->flush();
-        throw interp::ExitRequest{status};
-      }
-      case Builtin::abort: throw RuntimeError{loc, "abort() called"};
-      case Builtin::assert_:
-        if (arg(m, 0).i == 0) throw RuntimeError{loc, "assertion failed: " + assert_text};
-        return interp::put<int32_t>(0);
-      case Builtin::clock: return interp::put<int64_t>(static_cast<int64_t>(std::clock()));
-      case Builtin::fopen: {
-        std::string path = m.memory.read_string(arg(m, 0).u, loc);
-        std::string mode = m.memory.read_string(arg(m, 1).u, loc);
-        return interp::from_u64(lib->open_file(m, path, mode));
-      }
-      case Builtin::fclose: {
-        uint64_t p = arg(m, 0).u;
-        file_of(m, p);
-        return interp::put<int32_t>(lib->close_file(p) ? 0 : -1);
-      }
-      case Builtin::fputc: {
-        char ch = static_cast<char>(arg(m, 0).i);
-        write_to(m, arg(m, 1).u, std::string_view(&ch, 1));
-        return interp::put<int32_t>(static_cast<uint8_t>(ch));
-      }
-      case Builtin::perror: {
-        // The message for errno as the C library's last failing call (an
-        // fopen, say) left it, on stderr as glibc prints it.
-        const int err = errno;
-        std::string s = arg(m, 0).u ? m.memory.read_string(arg(m, 0).u, loc) : std::string();
-        write_to(m, m.stderr_ptr, (s.empty() ? "" : s + ": ") + ::strerror(err) + "\n");
-        return interp::put<int32_t>(0);
-      }
-      case Builtin::fputs: {
-        std::string text = m.memory.read_string(arg(m, 0).u, loc);
-        write_to(m, arg(m, 1).u, text);
-        return interp::put<int32_t>(1);
-      }
-      case Builtin::fwrite: {
-        uint64_t data = arg(m, 0).u, size = arg(m, 1).u, count = arg(m, 2).u;
-        if (size != 0 && count > interp::kMaxObjectSize / size) {
-          throw RuntimeError{loc, "fwrite of more bytes than any object holds"};
-        }
-        uint64_t n = size * count;
-        if (n == 0) return interp::put<uint64_t>(0);
-        const uint8_t* src = m.memory.at(data, n, loc);
-        write_to(m, arg(m, 3).u, std::string_view(reinterpret_cast<const char*>(src), n));
-        return interp::put<uint64_t>(count);
-      }
-      case Builtin::fgetc: {
-        return interp::put<int32_t>(std::fgetc(file_of(m, arg(m, 0).u)));
-      }
-      case Builtin::fread: {
-        uint64_t data = arg(m, 0).u, size = arg(m, 1).u, count = arg(m, 2).u;
-        std::FILE* f = file_of(m, arg(m, 3).u);
-        if (size != 0 && count > interp::kMaxObjectSize / size) {
-          throw RuntimeError{loc, "fread of more bytes than any object holds"};
-        }
-        uint64_t n = size * count;
-        if (n == 0) return interp::put<uint64_t>(0);
-        uint8_t* dst = m.memory.at(data, n, loc, true);
-        return interp::put<uint64_t>(std::fread(dst, size, count, f));
-      }
-      default: break;
+      uint64_t n = size * count;
+      if (n == 0) return interp::put<uint64_t>(0);
+      uint8_t* dst = m.memory.at(data, n, loc, true);
+      return interp::put<uint64_t>(std::fread(dst, size, count, f));
+    }
+    default:
+      break;
     }
     if (std::optional<Scalar> r = stdio(m)) return *r;
     if (std::optional<Scalar> r = clib(m)) return *r;

@@ -192,6 +192,21 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::strtok, "strtok", "char* strtok(char* s, char* delim)"),
     proto(B::strerror, "strerror", "char* strerror(int errnum)"),
     proto(B::perror, "perror", "void perror(char* s)"),
+    // errno (a predefined macro: `*__brook_errno()`), the object the host
+    // library keeps the C library's errno in between calls.
+    proto(B::brook_errno, "__brook_errno", "int* __brook_errno(void)"),
+    // POSIX <strings.h>, <string.h> and <stdlib.h> functions numeric programs use.
+    proto(B::strcasecmp, "strcasecmp", "int strcasecmp(char* a, char* b)"),
+    proto(B::strncasecmp, "strncasecmp", "int strncasecmp(char* a, char* b, unsigned long n)"),
+    proto(B::strnlen, "strnlen", "unsigned long strnlen(char* s, unsigned long n)"),
+    proto(B::strndup, "strndup", "char* strndup(char* s, unsigned long n)"),
+    proto(B::drand48, "drand48", "double drand48(void)"),
+    proto(B::lrand48, "lrand48", "long lrand48(void)"),
+    proto(B::mrand48, "mrand48", "long mrand48(void)"),
+    proto(B::srand48, "srand48", "void srand48(long seed)"),
+    // glibc's random() and srandom() are rand() and srand(): one generator.
+    proto(B::random, "random", "long random(void)"),
+    proto(B::srandom, "srandom", "void srandom(unsigned int seed)"),
     proto(B::strxfrm, "strxfrm", "unsigned long strxfrm(char* dst, char* src, unsigned long n)"),
     proto(B::remquo, "remquo", "double remquo(double x, double y, int* quo)"),
     proto(B::remquof, "remquof", "float remquof(float x, float y, int* quo)"),
