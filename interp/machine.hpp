@@ -85,6 +85,8 @@ struct Machine {
   uint64_t errno_ptr = 0;
   // drand48 & co.'s 48-bit state (POSIX's initial value).
   uint64_t rand48 = 0x1234abcd330eull;
+  // The static results of localtime/gmtime (a struct tm) and asctime/ctime.
+  uint64_t tm_ptr = 0, asctime_ptr = 0;
   // Function pointers: the memory object of each function whose address was taken.
   std::unordered_map<uint32_t, CompiledFunction*> functions;
 };

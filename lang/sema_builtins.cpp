@@ -258,6 +258,11 @@ const Type* Sema::Impl::parse_c_type(std::string_view text) {
       kind = TypeKind::Bool, saw_base = true;
     word.clear();  // anything else is a parameter name or `const`
   };
+  // <time.h>'s broken-down time.
+  if (text.find("struct tm") != std::string_view::npos) {
+    const Type* tm = library_struct_type("tm", {});
+    return text.find('*') != std::string_view::npos ? types.pointer(tm) : tm;
+  }
   // glibc's name for qsort's and bsearch's comparison function type.
   if (text.find("__compar_fn_t") != std::string_view::npos) {
     const Type* vp = types.pointer(types.void_type());

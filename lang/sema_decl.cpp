@@ -38,15 +38,11 @@ const Type* Sema::Impl::resolve_base(TypeSyntax& ts) {
       }
       // First mention: an incomplete struct, completed by a later definition,
       // or one of the C library's (struct timeval) when the program defines none.
+      if (!ts.is_union)
+        if (const Type* lib = library_struct_type(ts.name, ts.loc)) return lib;
       auto sd = std::make_unique<StructDecl>(ts.loc);
       sd->name = ts.name;
       sd->is_union = ts.is_union;
-      if (!sd->is_union && library_struct(*sd)) {
-        StructDecl* lib = sd.get();
-        implicit_structs.push_back(std::move(sd));
-        define_struct(*lib);
-        return lib->type;
-      }
       sd->type = types.struct_type(sd.get());
       declare_tag(*sd);
       const Type* t = sd->type;
@@ -60,22 +56,53 @@ const Type* Sema::Impl::resolve_base(TypeSyntax& ts) {
   return nullptr;
 }
 
+const Type* Sema::Impl::library_struct_type(const std::string& name, SourceLoc loc) {
+  auto known = library_struct_types.find(name);
+  if (known != library_struct_types.end()) return known->second;
+  auto sd = std::make_unique<StructDecl>(loc);
+  sd->name = name;
+  if (!library_struct(*sd)) return nullptr;
+  StructDecl* lib = sd.get();
+  implicit_structs.push_back(std::move(sd));
+  define_struct(*lib);
+  return library_struct_types[name] = lib->type;
+}
+
 bool Sema::Impl::library_struct(StructDecl& sd) {
-  // <sys/time.h> and <time.h> on x86-64 Linux.
-  static constexpr std::pair<std::string_view, std::array<std::string_view, 2>> kStructs[] = {
-      {"timeval", {"tv_sec", "tv_usec"}},
-      {"timespec", {"tv_sec", "tv_nsec"}},
-      {"timezone", {"tz_minuteswest", "tz_dsttime"}},
+  // <sys/time.h> and <time.h> on x86-64 Linux (glibc's layouts).
+  struct Field {
+    std::string_view name;
+    char kind;  // 'i' int, 'l' long, 's' char*
+  };
+  static constexpr std::pair<std::string_view, std::array<Field, 11>> kStructs[] = {
+      {"timeval", {{{"tv_sec", 'l'}, {"tv_usec", 'l'}}}},
+      {"timespec", {{{"tv_sec", 'l'}, {"tv_nsec", 'l'}}}},
+      {"timezone", {{{"tz_minuteswest", 'i'}, {"tz_dsttime", 'i'}}}},
+      {"tm",
+       {{{"tm_sec", 'i'},
+         {"tm_min", 'i'},
+         {"tm_hour", 'i'},
+         {"tm_mday", 'i'},
+         {"tm_mon", 'i'},
+         {"tm_year", 'i'},
+         {"tm_wday", 'i'},
+         {"tm_yday", 'i'},
+         {"tm_isdst", 'i'},
+         {"tm_gmtoff", 'l'},
+         {"tm_zone", 's'}}}},
   };
   for (const auto& [name, fields] : kStructs) {
     if (sd.name != name) continue;
-    const Type* t = name == "timezone" ? types.int_type() : types.scalar(TypeKind::Long);
-    for (std::string_view f : fields) {
+    for (const Field& f : fields) {
+      if (f.name.empty()) break;
       FieldDecl fd;
       fd.loc = sd.loc;
-      fd.name = std::string(f);
+      fd.name = std::string(f.name);
       fd.type_syntax.loc = sd.loc;
-      fd.type_syntax.builtin = t;
+      fd.type_syntax.builtin = f.kind == 'i'   ? types.int_type()
+                               : f.kind == 'l' ? types.long_type()
+                                               : types.char_type();
+      if (f.kind == 's') fd.type_syntax.pointer_depth = 1;
       sd.fields.push_back(std::move(fd));
     }
     sd.is_definition = true;

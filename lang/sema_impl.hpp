@@ -160,8 +160,12 @@ struct Sema::Impl {
   bool link_redeclaration(ast::VarDecl& v);
   std::set<const ast::VarDecl*> defined_globals;  // first declarations with an initialiser
   bool declares_library_function(const std::string& name);
-  // Fills in a C library struct (timeval, timespec, timezone); false for others.
+  // Fills in a C library struct (timeval, timespec, timezone, tm); false for others.
   bool library_struct(ast::StructDecl& sd);
+  // The one type of C library struct `name` where the program defines none
+  // (also the result type of localtime), or null for other names.
+  const Type* library_struct_type(const std::string& name, SourceLoc loc);
+  std::map<std::string, const Type*> library_struct_types;
   // goto and labels (sema_stmt.cpp): the labels of the function being
   // checked, its gotos with the compounds enclosing each, resolved at its end.
   struct PendingGoto {

@@ -4,6 +4,7 @@
 // more of <string.h> and <stdlib.h>).
 #pragma once
 
+#include <ctime>
 #include <optional>
 #include <string>
 #include <vector>
@@ -103,6 +104,10 @@ struct LibCall : Node {
   // The families in other files; nullopt when `id` is not theirs.
   std::optional<Scalar> stdio(Machine& m);
   std::optional<Scalar> clib(Machine& m);
+  // <time.h>'s struct tm in the program's memory, and asctime's static text.
+  std::tm load_tm(Machine& m, uint64_t p);
+  void store_tm(Machine& m, uint64_t p, const std::tm& t);
+  uint64_t asctime_result(Machine& m, const std::tm& t);
   std::optional<Scalar> sort(Machine& m);  // qsort, bsearch (host_sort.cpp)
   StreamArg stream_op(Machine& m);
   void eval_vec(Machine& m, Vec& out) override { out = stream_op(m).vec; }

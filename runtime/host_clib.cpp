@@ -81,6 +81,40 @@ float unary_mathf(Builtin id, float x) {
 
 }  // namespace
 
+// struct tm as the program sees it (lang/sema_decl.cpp, glibc's layout):
+// nine ints, then long tm_gmtoff and char* tm_zone (left null: the zone's
+// name is not an object of the program's).
+constexpr uint64_t kTmSize = 56;
+
+std::tm LibCall::load_tm(Machine& m, uint64_t p) {
+  int32_t f[9];
+  std::memcpy(f, m.memory.at(p, 36, loc), 36);
+  std::tm t{};
+  t.tm_sec = f[0], t.tm_min = f[1], t.tm_hour = f[2], t.tm_mday = f[3], t.tm_mon = f[4];
+  t.tm_year = f[5], t.tm_wday = f[6], t.tm_yday = f[7], t.tm_isdst = f[8];
+  return t;
+}
+
+void LibCall::store_tm(Machine& m, uint64_t p, const std::tm& t) {
+  int32_t f[9] = {t.tm_sec,  t.tm_min,  t.tm_hour, t.tm_mday, t.tm_mon,
+                  t.tm_year, t.tm_wday, t.tm_yday, t.tm_isdst};
+  uint8_t* d = m.memory.at(p, kTmSize, loc, true);
+  std::memset(d, 0, kTmSize);
+  std::memcpy(d, f, 36);
+  const int64_t gmtoff = t.tm_gmtoff;
+  std::memcpy(d + 40, &gmtoff, 8);
+}
+
+uint64_t LibCall::asctime_result(Machine& m, const std::tm& t) {
+  char text[64] = {};
+  if (!asctime_r(&t, text)) return 0;
+  if (!m.asctime_ptr)
+    m.asctime_ptr =
+        interp::make_pointer(m.memory.allocate(sizeof text, interp::ObjectKind::global, loc), 0);
+  std::memcpy(m.memory.at(m.asctime_ptr, sizeof text, loc, true), text, sizeof text);
+  return m.asctime_ptr;
+}
+
 std::optional<Scalar> LibCall::clib(Machine& m) {
   auto str = [&](size_t i) { return m.memory.read_string(arg(m, i).u, loc); };
   auto ctype = [&](int (*f)(int)) {
@@ -102,6 +136,40 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
       int64_t now = static_cast<int64_t>(std::time(nullptr));
       if (uint64_t p = arg(m, 0).u) std::memcpy(m.memory.at(p, 8, loc, true), &now, 8);
       return put<int64_t>(now);
+    }
+    case Builtin::localtime:
+    case Builtin::gmtime:
+    case Builtin::ctime: {
+      int64_t t = 0;
+      std::memcpy(&t, m.memory.at(arg(m, 0).u, 8, loc), 8);
+      const std::time_t tt = static_cast<std::time_t>(t);
+      std::tm parts{};
+      const bool ok = id == Builtin::gmtime ? gmtime_r(&tt, &parts) != nullptr
+                                            : localtime_r(&tt, &parts) != nullptr;
+      if (!ok) return from_u64(0);
+      if (id == Builtin::ctime) return from_u64(asctime_result(m, parts));
+      if (!m.tm_ptr)
+        m.tm_ptr =
+            interp::make_pointer(m.memory.allocate(kTmSize, interp::ObjectKind::global, loc), 0);
+      store_tm(m, m.tm_ptr, parts);
+      return from_u64(m.tm_ptr);
+    }
+    case Builtin::mktime: {
+      std::tm parts = load_tm(m, arg(m, 0).u);
+      const std::time_t t = std::mktime(&parts);
+      if (t != static_cast<std::time_t>(-1)) store_tm(m, arg(m, 0).u, parts);
+      return put<int64_t>(static_cast<int64_t>(t));
+    }
+    case Builtin::asctime:
+      return from_u64(asctime_result(m, load_tm(m, arg(m, 0).u)));
+    case Builtin::strftime: {
+      const uint64_t dst = arg(m, 0).u, max = arg(m, 1).u;
+      const std::string fmt = str(2);
+      const std::tm parts = load_tm(m, arg(m, 3).u);
+      std::string out(max + 1, '\0');
+      const size_t n = max ? std::strftime(out.data(), max, fmt.c_str(), &parts) : 0;
+      if (n) std::memcpy(m.memory.at(dst, n + 1, loc, true), out.c_str(), n + 1);
+      return put<uint64_t>(n);
     }
     case Builtin::difftime: return put<double>(static_cast<double>(arg(m, 0).i - arg(m, 1).i));
     case Builtin::gettimeofday: {

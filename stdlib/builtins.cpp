@@ -207,6 +207,15 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     // glibc's random() and srandom() are rand() and srand(): one generator.
     proto(B::random, "random", "long random(void)"),
     proto(B::srandom, "srandom", "void srandom(unsigned int seed)"),
+    // <time.h>'s calendar functions (time_t is long); localtime, gmtime,
+    // asctime and ctime return one static object each, as in C.
+    proto(B::localtime, "localtime", "struct tm* localtime(long* t)"),
+    proto(B::gmtime, "gmtime", "struct tm* gmtime(long* t)"),
+    proto(B::mktime, "mktime", "long mktime(struct tm* tm)"),
+    proto(B::strftime, "strftime",
+          "unsigned long strftime(char* s, unsigned long max, char* format, struct tm* tm)"),
+    proto(B::asctime, "asctime", "char* asctime(struct tm* tm)"),
+    proto(B::ctime, "ctime", "char* ctime(long* t)"),
     proto(B::strxfrm, "strxfrm", "unsigned long strxfrm(char* dst, char* src, unsigned long n)"),
     proto(B::remquo, "remquo", "double remquo(double x, double y, int* quo)"),
     proto(B::remquof, "remquof", "float remquof(float x, float y, int* quo)"),
