@@ -163,7 +163,8 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
     case Builtin::asctime:
       return from_u64(asctime_result(m, load_tm(m, arg(m, 0).u)));
     case Builtin::strftime: {
-      const uint64_t dst = arg(m, 0).u, max = arg(m, 1).u;
+      // A result longer than any real format gives counts as "did not fit".
+      const uint64_t dst = arg(m, 0).u, max = std::min<uint64_t>(arg(m, 1).u, 1u << 16);
       const std::string fmt = str(2);
       const std::tm parts = load_tm(m, arg(m, 3).u);
       std::string out(max + 1, '\0');
