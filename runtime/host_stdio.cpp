@@ -127,6 +127,33 @@ std::optional<Scalar> LibCall::stdio(Machine& m) {
       if (!std::fgets(reinterpret_cast<char*>(dst), n, f)) return interp::from_u64(0);
       return interp::from_u64(buf);
     }
+    case Builtin::getline: {
+      // POSIX: reads through the newline; *line is a heap object of at least
+      // *n bytes, grown (as realloc would) to fit the line and its NUL.
+      const uint64_t line_pp = arg(m, 0).u, n_p = arg(m, 1).u;
+      std::FILE* f = file_of(m, arg(m, 2).u);
+      std::string text;
+      for (int c; (c = std::fgetc(f)) != EOF;) {
+        text += static_cast<char>(c);
+        if (c == '\n') break;
+      }
+      if (text.empty()) return put<int64_t>(-1);
+      uint64_t buf = 0, cap = 0;
+      std::memcpy(&buf, m.memory.at(line_pp, 8, loc), 8);
+      std::memcpy(&cap, m.memory.at(n_p, 8, loc), 8);
+      if (!buf || cap < text.size() + 1) {
+        cap = std::max<uint64_t>(text.size() + 1, 120);
+        if (cap > interp::kMaxObjectSize || m.memory.heap_bytes_live() + cap > kMaxHeapBytes)
+          throw RuntimeError{loc,
+                             "out of memory: cannot allocate " + std::to_string(cap) + " bytes"};
+        buf = buf ? m.memory.realloc(buf, cap, loc)
+                  : interp::make_pointer(m.memory.allocate(cap, interp::ObjectKind::heap, loc), 0);
+        std::memcpy(m.memory.at(line_pp, 8, loc, true), &buf, 8);
+        std::memcpy(m.memory.at(n_p, 8, loc, true), &cap, 8);
+      }
+      std::memcpy(m.memory.at(buf, text.size() + 1, loc, true), text.c_str(), text.size() + 1);
+      return put<int64_t>(static_cast<int64_t>(text.size()));
+    }
     case Builtin::scanf: {
       FileSource in(file_of(m, m.stdin_ptr));
       return put<int32_t>(run_scan(*this, m, in, arg(m, 0).u, 1));

@@ -216,6 +216,8 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
           "unsigned long strftime(char* s, unsigned long max, char* format, struct tm* tm)"),
     proto(B::asctime, "asctime", "char* asctime(struct tm* tm)"),
     proto(B::ctime, "ctime", "char* ctime(long* t)"),
+    // POSIX: a whole line into a heap buffer the call (re)allocates.
+    proto(B::getline, "getline", "long getline(char** line, unsigned long* n, void* stream)"),
     proto(B::strxfrm, "strxfrm", "unsigned long strxfrm(char* dst, char* src, unsigned long n)"),
     proto(B::remquo, "remquo", "double remquo(double x, double y, int* quo)"),
     proto(B::remquof, "remquof", "float remquof(float x, float y, int* quo)"),

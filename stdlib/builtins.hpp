@@ -196,6 +196,7 @@ enum class Builtin : uint16_t {
   strftime,
   asctime,
   ctime,
+  getline,
   strxfrm,
   remquo,
   remquof,
