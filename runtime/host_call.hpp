@@ -108,6 +108,9 @@ struct LibCall : Node {
   std::tm load_tm(Machine& m, uint64_t p);
   void store_tm(Machine& m, uint64_t p, const std::tm& t);
   uint64_t asctime_result(Machine& m, const std::tm& t);
+  // The library's static object in `slot` (zeroed, made on first use):
+  // errno's, localtime's struct tm, asctime's text.
+  uint64_t static_object(Machine& m, uint64_t& slot, uint64_t size);
   std::optional<Scalar> sort(Machine& m);  // qsort, bsearch (host_sort.cpp)
   StreamArg stream_op(Machine& m);
   void eval_vec(Machine& m, Vec& out) override { out = stream_op(m).vec; }

@@ -105,14 +105,20 @@ void LibCall::store_tm(Machine& m, uint64_t p, const std::tm& t) {
   std::memcpy(d + 40, &gmtoff, 8);
 }
 
+uint64_t LibCall::static_object(Machine& m, uint64_t& slot, uint64_t size) {
+  if (!slot) {
+    slot = interp::make_pointer(m.memory.allocate(size, interp::ObjectKind::global, loc), 0);
+    std::memset(m.memory.at(slot, size, loc, true), 0, size);
+  }
+  return slot;
+}
+
 uint64_t LibCall::asctime_result(Machine& m, const std::tm& t) {
   char text[64] = {};
   if (!asctime_r(&t, text)) return 0;
-  if (!m.asctime_ptr)
-    m.asctime_ptr =
-        interp::make_pointer(m.memory.allocate(sizeof text, interp::ObjectKind::global, loc), 0);
-  std::memcpy(m.memory.at(m.asctime_ptr, sizeof text, loc, true), text, sizeof text);
-  return m.asctime_ptr;
+  const uint64_t p = static_object(m, m.asctime_ptr, sizeof text);
+  std::memcpy(m.memory.at(p, sizeof text, loc, true), text, sizeof text);
+  return p;
 }
 
 std::optional<Scalar> LibCall::clib(Machine& m) {
@@ -148,10 +154,7 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
                                             : localtime_r(&tt, &parts) != nullptr;
       if (!ok) return from_u64(0);
       if (id == Builtin::ctime) return from_u64(asctime_result(m, parts));
-      if (!m.tm_ptr)
-        m.tm_ptr =
-            interp::make_pointer(m.memory.allocate(kTmSize, interp::ObjectKind::global, loc), 0);
-      store_tm(m, m.tm_ptr, parts);
+      store_tm(m, static_object(m, m.tm_ptr, kTmSize), parts);
       return from_u64(m.tm_ptr);
     }
     case Builtin::mktime: {
@@ -309,12 +312,7 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
     case Builtin::strspn: return put<uint64_t>(std::strspn(str(0).c_str(), str(1).c_str()));
     case Builtin::strcspn: return put<uint64_t>(std::strcspn(str(0).c_str(), str(1).c_str()));
     case Builtin::brook_errno:
-      if (!m.errno_ptr) {
-        m.errno_ptr = interp::make_pointer(
-            m.memory.allocate(sizeof(int), interp::ObjectKind::global, loc), 0);
-        std::memset(m.memory.at(m.errno_ptr, sizeof(int), loc, true), 0, sizeof(int));
-      }
-      return from_u64(m.errno_ptr);
+      return from_u64(static_object(m, m.errno_ptr, sizeof(int)));
     case Builtin::strcasecmp:
     case Builtin::strncasecmp: {
       // The "C" locale: ASCII letters fold to lower case.
