@@ -302,6 +302,7 @@ CompiledFunction* Compiler::compile_function(const FuncDecl* def, bool) {
         state.locals[p.get()] = {off, false};
       }
     }
+    if (def->is_variadic) fn->va_offset = frame_slot(8, 8);
     fn->body = statement(*def->body);
   } catch (...) {
     current_ = outer;

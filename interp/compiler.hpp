@@ -27,6 +27,8 @@ struct CompiledFunction {
   uint32_t frame_size = 16;
   std::vector<uint32_t> param_offsets;
   std::vector<const Type*> param_types;
+  // A variadic function's frame slot for its call's records (interp/varargs.hpp).
+  int64_t va_offset = -1;
   // Locals whose address is taken get their own memory object per call; the
   // frame holds (data*, id) at slot. Parameters among them are copied in
   // from `param_offset` on entry.

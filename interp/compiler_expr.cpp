@@ -435,7 +435,10 @@ NodePtr Compiler::call(const CallExpr& e) {
       const FuncDecl* def = fn->decl;
       for (size_t i = 0; i < e.args.size(); ++i) {
         if (!def || i >= def->params.size() || i >= fn->param_offsets.size()) {
-          // Extra arguments are evaluated for their effects only.
+          // Past the named parameters: the '...' of a variadic function
+          // (promoted by the checker), kept for va_arg.
+          n->extra_nodes.push_back(value(*e.args[i]));
+          n->extras.push_back({n->extra_nodes.back().get(), e.args[i]->type});
           continue;
         }
         const Type* pt = def->params[i]->type;
@@ -457,6 +460,13 @@ NodePtr Compiler::call(const CallExpr& e) {
     case CallTarget::Builtin: {
       auto id = static_cast<stdlib::Builtin>(e.builtin);
       const stdlib::BuiltinInfo& info = stdlib::builtin_info(id);
+      if (id == stdlib::Builtin::brook_va_start) {
+        // va_start: the records pointer the call left in this frame.
+        if (!current_ || current_->fn->va_offset < 0)
+          return make_fail(e.loc, "va_start outside a function with '...'");
+        auto offset = static_cast<uint32_t>(current_->fn->va_offset);
+        return make_load(e.type, make_local(e.type, offset));
+      }
       if (info.sig == stdlib::Sig::Prototype || info.sig == stdlib::Sig::Stream) {
         if (host_) {
           if (NodePtr n = host_->builtin_call(e, *this)) return n;

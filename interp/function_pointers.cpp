@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "interp/varargs.hpp"
+
 namespace brook::interp {
 
 namespace {
@@ -64,12 +66,21 @@ void PointerCallNode::call(Machine& m, uint8_t* dest) {
     checked = f;
     checked_ptr = p;
   }
+  VarArgsScope varargs(m);
   invoke(m, *f, loc, dest, [&](uint8_t* frame) {
+    if (f->va_offset >= 0) {
+      std::vector<VarArg> extras;
+      for (size_t i = f->param_offsets.size(); i < args.size(); ++i)
+        extras.push_back({args[i].e.get(), args[i].type});
+      uint64_t block = store_varargs(m, extras, loc);
+      varargs.hold(block);
+      store_as<uint64_t>(frame + f->va_offset, block);
+    }
     for (size_t i = 0; i < args.size(); ++i) {
       Arg& a = args[i];
       if (i >= f->param_offsets.size()) {
         // Extra arguments to a no-prototype function: evaluated for effects.
-        if (a.store) a.e->eval(m);
+        if (a.store && f->va_offset < 0) a.e->eval(m);
         continue;
       }
       uint8_t* at = frame + f->param_offsets[i];

@@ -7,6 +7,7 @@
 
 #include "interp/builders.hpp"
 #include "interp/compiler.hpp"
+#include "interp/varargs.hpp"
 
 namespace brook::interp {
 
@@ -244,21 +245,36 @@ struct CallNode : Node {
     StoreFn store;
   };
   std::vector<Arg> args;
+  // Past a variadic function's named parameters: the nodes, and each with its type.
+  std::vector<NodePtr> extra_nodes;
+  std::vector<VarArg> extras;
   uint32_t result_temp = 0;  // aggregate results
   uint64_t result_size = 0;
-  void call(Machine& m, uint8_t* dest) {
-    invoke(m, *fn, loc, dest, [&](uint8_t* frame) {
-      for (Arg& a : args) {
-        if (a.store) {
-          a.store(frame + a.offset, a.e->eval(m));
-        } else if (a.type->is_vector()) {
-          Vec v;
-          a.e->eval_vec(m, v);
-          store_vec(a.type, frame + a.offset, v);
-        } else {
-          std::memcpy(frame + a.offset, a.e->raw(m, false), a.type->size);
-        }
+  void store_args(Machine& m, uint8_t* frame) {
+    for (Arg& a : args) {
+      if (a.store) {
+        a.store(frame + a.offset, a.e->eval(m));
+      } else if (a.type->is_vector()) {
+        Vec v;
+        a.e->eval_vec(m, v);
+        store_vec(a.type, frame + a.offset, v);
+      } else {
+        std::memcpy(frame + a.offset, a.e->raw(m, false), a.type->size);
       }
+    }
+  }
+  void call(Machine& m, uint8_t* dest) {
+    if (fn->va_offset >= 0) return call_variadic(m, dest);
+    invoke(m, *fn, loc, dest, [&](uint8_t* frame) { store_args(m, frame); });
+  }
+  // Kept out of line so that the common call stays as small as before.
+  [[gnu::noinline]] void call_variadic(Machine& m, uint8_t* dest) {
+    VarArgsScope varargs(m);
+    invoke(m, *fn, loc, dest, [&](uint8_t* frame) {
+      uint64_t block = store_varargs(m, extras, loc);
+      varargs.hold(block);
+      store_as<uint64_t>(frame + fn->va_offset, block);
+      store_args(m, frame);
     });
   }
   Scalar eval(Machine& m) override {

@@ -299,6 +299,16 @@ constexpr std::string_view kPredefined[] = {
     "_IONBF 2",
     "setvbuf(f, buf, mode, size) ((void)(f), (void)(buf), (void)(mode), (void)(size), 0)",
     "setbuf(f, buf) ((void)(f), (void)(buf))",
+    // <stdarg.h>: the records of a variadic call (interp/varargs.hpp).
+    "va_start(ap, last) ((void)((ap) = __brook_va_start()))",
+    "va_arg(ap, T) (*(T*)__brook_va_arg(&(ap), (T*)0))",
+    "va_end(ap) ((void)(ap))",
+    "va_copy(dest, src) ((void)((dest) = (src)))",
+    "__builtin_va_start(ap, last) va_start(ap, last)",
+    "__builtin_va_arg(ap, T) va_arg(ap, T)",
+    "__builtin_va_end(ap) va_end(ap)",
+    "__builtin_va_copy(dest, src) va_copy(dest, src)",
+    "__va_copy(dest, src) va_copy(dest, src)",
     // <stdlib.h>'s and <inttypes.h>'s long long and intmax_t forms are the
     // long ones (both 64-bit).
     "llabs(x) labs(x)",

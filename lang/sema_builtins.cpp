@@ -364,10 +364,38 @@ const Type* Sema::Impl::check_prototype_builtin(CallExpr& c, const stdlib::Built
     case Builtin::snprintf:
       check_format(c, 2);
       break;
+    case Builtin::brook_va_start:
+      if (!func || !func->is_variadic)
+        error(c.loc, std::string("'va_start' used ") +
+                         (func ? "in function '" + func->name + "', which has no '...'"
+                               : "outside a function"));
+      break;
+    case Builtin::brook_va_arg:
+      check_va_arg_type(c);
+      break;
     default:
       break;
   }
   return proto.result;
+}
+
+// va_arg(ap, T) reads an argument as it travelled through '...': T must be
+// a promoted type (C99 7.15.1.1; gcc's code traps on the others).
+void Sema::Impl::check_va_arg_type(CallExpr& c) {
+  if (c.args.size() != 2 || c.args[1]->type->is_error()) return;
+  const Type* t = c.args[1]->type->is_pointer() ? c.args[1]->type->elem : nullptr;
+  if (!t) return;
+  std::string promoted;
+  if (t->kind == TypeKind::Float)
+    promoted = "double";
+  else if (t->is_scalar() && !t->is_floating() && t->size < 4)
+    promoted = "int";
+  if (!promoted.empty()) {
+    error(c.loc, "va_arg of " + quoted(t) + ": it is passed through '...' as '" + promoted +
+                     "'; read it as '" + promoted + "'");
+  } else if (!t->is_scalar() && !t->is_pointer()) {
+    error(c.loc, "va_arg of " + quoted(t) + ": only scalars and pointers pass through '...'");
+  }
 }
 
 void Sema::Impl::check_format(CallExpr& c, size_t format_index) {

@@ -270,6 +270,7 @@ struct Sema::Impl {
   bool stream_param_arg(ast::CallExpr& c, size_t i, ast::ParamDecl& p);
   const Type* check_kernel_subcall(ast::CallExpr& c, ast::FuncDecl& f);
   const Type* check_reduce_call(ast::CallExpr& c, ast::FuncDecl& f);
+  void check_va_arg_type(ast::CallExpr& c);
   bool check_arity(ast::CallExpr& c, size_t expected, bool variadic, std::string_view what);
   // A stream-valued host argument (stream or view): its type or nullptr after an error.
   const Type* stream_arg(ast::ExprPtr& arg, std::string_view what);

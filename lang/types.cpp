@@ -297,6 +297,9 @@ const Type* TypeContext::builtin_by_name(std::string_view name) {
     if (name == alias) return scalar(kind);
   // <stdio.h>'s FILE: a FILE* is a void* the host library checks on every use.
   if (name == "FILE") return void_type();
+  // <stdarg.h>'s va_list: a pointer to the call's records (interp/varargs.hpp).
+  if (name == "va_list" || name == "__builtin_va_list" || name == "__gnuc_va_list")
+    return pointer(void_type());
   // BrookGPU's 8-bit `fixed` (see Type::is_fixed).
   if (name == "fixed") return fixed_type();
   if (name.size() == 6 && name.substr(0, 5) == "fixed" && name.back() >= '2' && name.back() <= '4')

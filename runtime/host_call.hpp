@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "interp/builders.hpp"
+#include "interp/varargs.hpp"
 #include "runtime/host_library.hpp"
 #include "stdlib/format.hpp"
 
@@ -26,8 +27,6 @@ using stdlib::FormatArg;
 
 // Total live heap allowed before malloc reports out of memory.
 constexpr uint64_t kMaxHeapBytes = uint64_t{8} << 30;
-
-FormatArg::Kind format_kind(const Type* t);
 
 struct LibCall : Node {
   Builtin id;
@@ -48,6 +47,14 @@ struct LibCall : Node {
 
   // printf and friends: the values from `first` on, formatted.
   std::string format(Machine& m, uint64_t fmt_ptr, size_t first, int first_number) {
+    return format_values(m, fmt_ptr, values_from(m, first), first_number);
+  }
+  // vprintf and friends: the va_list in argument `ap_index`'s records.
+  std::string format_va(Machine& m, uint64_t fmt_ptr, size_t ap_index) {
+    // Messages count the variadic function's '...' arguments from 1.
+    return format_values(m, fmt_ptr, interp::load_varargs(m, arg(m, ap_index).u, loc), 1);
+  }
+  std::vector<FormatArg> values_from(Machine& m, size_t first) {
     std::vector<FormatArg> values;
     for (size_t i = first; i < args.size(); ++i) {
       const Type* t = types[i];
@@ -56,7 +63,7 @@ struct LibCall : Node {
                                     "' cannot be a '" + t->name() + "'"};
       }
       FormatArg a;
-      a.kind = format_kind(t);
+      a.kind = interp::vararg_kind(t);
       Scalar s = args[i]->eval(m);
       switch (a.kind) {
         case FormatArg::Kind::Int: a.i = static_cast<int32_t>(s.i); break;
@@ -68,6 +75,10 @@ struct LibCall : Node {
       }
       values.push_back(a);
     }
+    return values;
+  }
+  std::string format_values(Machine& m, uint64_t fmt_ptr, const std::vector<FormatArg>& values,
+                            int first_number) {
     std::string fmt = m.memory.read_string(fmt_ptr, loc);
     auto read = [&m, this](uint64_t p, std::string& error) -> std::optional<std::string> {
       if (p == 0) return std::string("(null)");  // what glibc prints

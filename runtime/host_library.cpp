@@ -12,18 +12,6 @@
 namespace brook {
 namespace host_detail {
 
-FormatArg::Kind format_kind(const Type* t) {
-  if (t->is_pointer() || t->is_array()) return FormatArg::Kind::Pointer;
-  switch (t->kind) {
-    case TypeKind::Float:
-    case TypeKind::Double: return FormatArg::Kind::Double;
-    case TypeKind::UInt: return FormatArg::Kind::UInt;
-    case TypeKind::Long: return FormatArg::Kind::Long;
-    case TypeKind::ULong: return FormatArg::Kind::ULong;
-    default: return FormatArg::Kind::Int;
-  }
-}
-
 namespace {
 // errno (LANGUAGE.md §9) is an object of the program's (`*__brook_errno()`):
 // a library call starts from its value and leaves the C library's errno in it.
@@ -47,33 +35,37 @@ struct ErrnoSync {
 Scalar LibCall::eval(Machine& m) {
   ErrnoSync errno_sync(m);
   switch (id) {
-    case Builtin::printf: {
+    case Builtin::printf:
+    case Builtin::vprintf: {
       uint64_t f = arg(m, 0).u;
-      std::string text = format(m, f, 1, 2);
+      std::string text = id == Builtin::printf ? format(m, f, 1, 2) : format_va(m, f, 1);
       write(m, 1, text);
       return interp::put<int32_t>(static_cast<int32_t>(text.size()));
     }
-    case Builtin::fprintf: {
+    case Builtin::fprintf:
+    case Builtin::vfprintf: {
       uint64_t s = arg(m, 0).u;
       uint64_t f = arg(m, 1).u;
-      std::string text = format(m, f, 2, 3);
+      std::string text = id == Builtin::fprintf ? format(m, f, 2, 3) : format_va(m, f, 2);
       write_to(m, s, text);
       return interp::put<int32_t>(static_cast<int32_t>(text.size()));
     }
-    case Builtin::sprintf: {
+    case Builtin::sprintf:
+    case Builtin::vsprintf: {
       uint64_t buf = arg(m, 0).u;
       uint64_t f = arg(m, 1).u;
-      std::string text = format(m, f, 2, 3);
+      std::string text = id == Builtin::sprintf ? format(m, f, 2, 3) : format_va(m, f, 2);
       uint8_t* dst = m.memory.at(buf, text.size() + 1, loc, true);
       std::memcpy(dst, text.data(), text.size());
       dst[text.size()] = 0;
       return interp::put<int32_t>(static_cast<int32_t>(text.size()));
     }
-    case Builtin::snprintf: {
+    case Builtin::snprintf:
+    case Builtin::vsnprintf: {
       uint64_t buf = arg(m, 0).u;
       uint64_t n = arg(m, 1).u;
       uint64_t f = arg(m, 2).u;
-      std::string text = format(m, f, 3, 4);
+      std::string text = id == Builtin::snprintf ? format(m, f, 3, 4) : format_va(m, f, 3);
       if (n > 0) {
         uint64_t k = std::min<uint64_t>(text.size(), n - 1);
         uint8_t* dst = m.memory.at(buf, k + 1, loc, true);
@@ -82,6 +74,9 @@ Scalar LibCall::eval(Machine& m) {
       }
       return interp::put<int32_t>(static_cast<int32_t>(text.size()));
     }
+    case Builtin::brook_va_arg:
+      // The second argument is a null `T*` that only carries T.
+      return interp::put<uint64_t>(interp::next_vararg(m, arg(m, 0).u, types[1]->elem, loc));
     case Builtin::puts: {
       std::string s = m.memory.read_string(arg(m, 0).u, loc);
       s += '\n';

@@ -218,6 +218,16 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::ctime, "ctime", "char* ctime(long* t)"),
     // POSIX: a whole line into a heap buffer the call (re)allocates.
     proto(B::getline, "getline", "long getline(char** line, unsigned long* n, void* stream)"),
+    // <stdarg.h> (predefined macros over these two: interp/varargs.hpp):
+    // va_start(ap, last) is `ap = __brook_va_start()`, va_arg(ap, T) is
+    // `*(T*)__brook_va_arg(&ap, (T*)0)`, the null pointer carrying T.
+    proto(B::brook_va_start, "__brook_va_start", "void* __brook_va_start(void)"),
+    proto(B::brook_va_arg, "__brook_va_arg", "void* __brook_va_arg(void** ap, ...)"),
+    proto(B::vprintf, "vprintf", "int vprintf(char* format, void* ap)"),
+    proto(B::vfprintf, "vfprintf", "int vfprintf(void* stream, char* format, void* ap)"),
+    proto(B::vsprintf, "vsprintf", "int vsprintf(char* s, char* format, void* ap)"),
+    proto(B::vsnprintf, "vsnprintf",
+          "int vsnprintf(char* s, unsigned long n, char* format, void* ap)"),
     proto(B::strxfrm, "strxfrm", "unsigned long strxfrm(char* dst, char* src, unsigned long n)"),
     proto(B::remquo, "remquo", "double remquo(double x, double y, int* quo)"),
     proto(B::remquof, "remquof", "float remquof(float x, float y, int* quo)"),

@@ -471,6 +471,45 @@ int main() {
 }
 ''', 7, 'qsort', "call through a null function pointer", 'sorting\n')
 
+t('err_va_arg_wrong_type', '''// va_arg must name the type the argument travelled as; a long read of an int
+// is undefined in C (7.15.1.1) and reported here.
+#include <stdarg.h>
+#include <stdio.h>
+long total(int n, ...) {
+  va_list ap;
+  long sum = 0;
+  va_start(ap, n);
+  while (n-- > 0) sum += va_arg(ap, long);
+  va_end(ap);
+  return sum;
+}
+int main() {
+  printf("%ld\\n", total(2, 1L, 2L));
+  printf("%ld\\n", total(2, 1L, 2));
+  return 0;
+}
+''', 9, 'va_arg', "va_arg(ap, long) reads variadic argument 2, which is an 'int'", '3\n',
+  inner='total', callers=(('main', 15, 'total', 1, 1),))
+
+t('err_va_arg_past_end', '''// Reading more variadic arguments than the call passed is undefined in C.
+#include <stdarg.h>
+#include <stdio.h>
+int sum(int n, ...) {
+  va_list ap;
+  int s = 0;
+  va_start(ap, n);
+  for (int i = 0; i < n; i++) s += va_arg(ap, int);
+  va_end(ap);
+  return s;
+}
+int main() {
+  printf("%d\\n", sum(3, 1, 2, 3));
+  printf("%d\\n", sum(4, 1, 2, 3));
+  return 0;
+}
+''', 8, 'va_arg', "va_arg reads variadic argument 4, but the call passed 3", '6\n',
+  inner='sum', callers=(('main', 14, 'sum', 1, 1),))
+
 for name, src, line, token, message, out, occ, inner, callers in tests:
     lines = src.split('\n')
     text = lines[line - 1]
