@@ -87,6 +87,10 @@ struct Machine {
   uint64_t rand48 = 0x1234abcd330eull;
   // The static results of localtime/gmtime (a struct tm) and asctime/ctime.
   uint64_t tm_ptr = 0, asctime_ptr = 0;
+  // div()'s and ldiv()'s result, copied out by the expression that called it.
+  uint64_t div_ptr = 0;
+  // atexit()'s handlers (function pointers), run last first after main.
+  std::vector<uint64_t> atexit_handlers;
   // Function pointers: the memory object of each function whose address was taken.
   std::unordered_map<uint32_t, CompiledFunction*> functions;
 };

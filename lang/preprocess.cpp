@@ -299,6 +299,11 @@ constexpr std::string_view kPredefined[] = {
     "_IONBF 2",
     "setvbuf(f, buf, mode, size) ((void)(f), (void)(buf), (void)(mode), (void)(size), 0)",
     "setbuf(f, buf) ((void)(f), (void)(buf))",
+    // <stdlib.h>'s and <inttypes.h>'s quotient-and-remainder types.
+    "div_t struct __brook_div_t",
+    "ldiv_t struct __brook_ldiv_t",
+    "lldiv_t struct __brook_ldiv_t",
+    "imaxdiv_t struct __brook_ldiv_t",
     // <stdarg.h>: the records of a variadic call (interp/varargs.hpp).
     "va_start(ap, last) ((void)((ap) = __brook_va_start()))",
     "va_arg(ap, T) (*(T*)__brook_va_arg(&(ap), (T*)0))",

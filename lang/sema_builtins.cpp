@@ -258,11 +258,15 @@ const Type* Sema::Impl::parse_c_type(std::string_view text) {
       kind = TypeKind::Bool, saw_base = true;
     word.clear();  // anything else is a parameter name or `const`
   };
-  // <time.h>'s broken-down time.
-  if (text.find("struct tm") != std::string_view::npos) {
-    const Type* tm = library_struct_type("tm", {});
-    return text.find('*') != std::string_view::npos ? types.pointer(tm) : tm;
+  // <time.h>'s broken-down time, <stdlib.h>'s div_t and ldiv_t.
+  for (std::string_view tag : {"tm", "__brook_div_t", "__brook_ldiv_t"}) {
+    if (text.find("struct " + std::string(tag)) == std::string_view::npos) continue;
+    const Type* st = library_struct_type(std::string(tag), {});
+    return text.find('*') != std::string_view::npos ? types.pointer(st) : st;
   }
+  // atexit's handler: void (*)(void).
+  if (text.find("__atexit_fn_t") != std::string_view::npos)
+    return types.pointer(types.function(types.void_type(), {}, false, false));
   // glibc's name for qsort's and bsearch's comparison function type.
   if (text.find("__compar_fn_t") != std::string_view::npos) {
     const Type* vp = types.pointer(types.void_type());

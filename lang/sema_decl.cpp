@@ -78,6 +78,8 @@ bool Sema::Impl::library_struct(StructDecl& sd) {
       {"timeval", {{{"tv_sec", 'l'}, {"tv_usec", 'l'}}}},
       {"timespec", {{{"tv_sec", 'l'}, {"tv_nsec", 'l'}}}},
       {"timezone", {{{"tz_minuteswest", 'i'}, {"tz_dsttime", 'i'}}}},
+      {"__brook_div_t", {{{"quot", 'i'}, {"rem", 'i'}}}},
+      {"__brook_ldiv_t", {{{"quot", 'l'}, {"rem", 'l'}}}},
       {"tm",
        {{{"tm_sec", 'i'},
          {"tm_min", 'i'},

@@ -8,12 +8,13 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "interp/compiler.hpp"
-#include "interp/limits.hpp"
 #include "backends/registry.hpp"
-#include "runtime/call_stack.hpp"
+#include "interp/compiler.hpp"
+#include "interp/function_pointers.hpp"
+#include "interp/limits.hpp"
 #include "lang/ast_dump.hpp"
 #include "runtime/big_stack.hpp"
+#include "runtime/call_stack.hpp"
 #include "runtime/embed_values.hpp"
 #include "runtime/host_library.hpp"
 #include "runtime/output.hpp"
@@ -207,6 +208,18 @@ struct Engine::Impl {
     return static_cast<int>(machine.ret.i);
   }
 
+  void run_atexit_handlers() {
+    static const std::vector<const Type*> kNoArgs;
+    TypeContext& types = front.types();
+    const Type* fn_type = types.function(types.void_type(), {}, false, false);
+    while (!machine.atexit_handlers.empty()) {
+      uint64_t p = machine.atexit_handlers.back();
+      machine.atexit_handlers.pop_back();
+      interp::CompiledFunction& f = interp::function_at(machine, p, fn_type, kNoArgs, {});
+      interp::invoke(machine, f, {}, nullptr, [](uint8_t*) {});
+    }
+  }
+
   // LANGUAGE.md §1's exit status: main's value, exit()'s argument, 1 after a
   // runtime error (or the time limit), 130 after Ctrl-C.
   int run(std::span<const std::string> argv) {
@@ -223,6 +236,15 @@ struct Engine::Impl {
           main_status = run_main(argv);
         },
         &exit_status);
+    if (how == Engine::EntryStatus::ok || how == Engine::EntryStatus::exited) {
+      // C's exit sequence: atexit's handlers, the last registered first; an
+      // exit() inside one ends the sequence with its status.
+      int handler_status = how == Engine::EntryStatus::ok ? main_status : exit_status;
+      Engine::EntryStatus after = execute([&] { run_atexit_handlers(); }, &handler_status);
+      if (after == Engine::EntryStatus::exited) return handler_status;
+      if (after != Engine::EntryStatus::ok)
+        return after == Engine::EntryStatus::interrupted ? 130 : 1;
+    }
     switch (how) {
       case Engine::EntryStatus::ok: return main_status;
       case Engine::EntryStatus::exited: return exit_status;

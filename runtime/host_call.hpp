@@ -125,6 +125,8 @@ struct LibCall : Node {
   std::optional<Scalar> sort(Machine& m);  // qsort, bsearch (host_sort.cpp)
   StreamArg stream_op(Machine& m);
   void eval_vec(Machine& m, Vec& out) override { out = stream_op(m).vec; }
+  // div & co. return a struct: the bytes of its one static copy.
+  uint8_t* raw(Machine& m, bool write) override;
 };
 
 }  // namespace brook::host_detail

@@ -3,6 +3,8 @@
 // ones, <stdlib.h>'s conversions and getenv, and <math.h>'s functions beyond
 // the kernel builtins, in double and float forms. C's behaviour; every
 // pointer checked.
+#include <sys/time.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -10,7 +12,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <sys/time.h>
 #include <thread>
 
 #include "runtime/host_call.hpp"
@@ -119,6 +120,31 @@ uint64_t LibCall::asctime_result(Machine& m, const std::tm& t) {
   const uint64_t p = static_object(m, m.asctime_ptr, sizeof text);
   std::memcpy(m.memory.at(p, sizeof text, loc, true), text, sizeof text);
   return p;
+}
+
+uint8_t* LibCall::raw(Machine& m, bool write) {
+  const bool narrow = id == Builtin::div;
+  if (!narrow && id != Builtin::ldiv && id != Builtin::lldiv && id != Builtin::imaxdiv)
+    return Node::raw(m, write);
+  // C's quotient truncates toward zero and numer == quot * denom + rem; the
+  // checked host arithmetic's rules (a zero divisor is an error, INT_MIN / -1
+  // wraps) apply as to `/` and `%`.
+  int64_t a = arg(m, 0).i, b = arg(m, 1).i;
+  if (narrow) a = static_cast<int32_t>(a), b = static_cast<int32_t>(b);
+  if (b == 0) throw RuntimeError{loc, "integer division by zero"};
+  const uint64_t p = static_object(m, m.div_ptr, 16);
+  uint8_t* d = m.memory.at(p, 16, loc, true);
+  if (narrow) {
+    auto x = static_cast<int32_t>(a), y = static_cast<int32_t>(b);
+    interp::store_as<int32_t>(
+        d, y == -1 ? static_cast<int32_t>(0u - static_cast<uint32_t>(x)) : x / y);
+    interp::store_as<int32_t>(d + 4, y == -1 ? 0 : x % y);
+  } else {
+    interp::store_as<int64_t>(
+        d, b == -1 ? static_cast<int64_t>(0ull - static_cast<uint64_t>(a)) : a / b);
+    interp::store_as<int64_t>(d + 8, b == -1 ? 0 : a % b);
+  }
+  return d;
 }
 
 std::optional<Scalar> LibCall::clib(Machine& m) {
@@ -410,6 +436,43 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
                                        : put<float>(std::strtof(s.c_str(), &end));
       store_end(*this, m, endp, p + static_cast<uint64_t>(end - s.c_str()));
       return r;
+    }
+    case Builtin::div:
+    case Builtin::ldiv:
+    case Builtin::lldiv:
+    case Builtin::imaxdiv:
+      raw(m, false);  // a call whose struct result is discarded
+      return put<int32_t>(0);
+    case Builtin::atexit:
+      m.atexit_handlers.push_back(arg(m, 0).u);
+      return put<int32_t>(0);
+    case Builtin::getpid:
+      return put<int32_t>(static_cast<int32_t>(::getpid()));
+    case Builtin::isatty:
+      return put<int32_t>(::isatty(static_cast<int>(arg(m, 0).i)));
+    case Builtin::fileno: {
+      uint64_t p = arg(m, 0).u;
+      if (p != 0 && p == m.stdout_ptr) return put<int32_t>(1);
+      if (p != 0 && p == m.stderr_ptr) return put<int32_t>(2);
+      return put<int32_t>(::fileno(any_file(m, p)));
+    }
+    case Builtin::exp10:
+      return put<double>(::exp10(arg(m, 0).d));
+    case Builtin::exp10f:
+      return put<float>(::exp10f(arg(m, 0).f));
+    case Builtin::sincos: {
+      const double x = arg(m, 0).d;
+      uint64_t s = arg(m, 1).u, c = arg(m, 2).u;
+      interp::store_as<double>(m.memory.at(s, 8, loc, true), std::sin(x));
+      interp::store_as<double>(m.memory.at(c, 8, loc, true), std::cos(x));
+      return put<int32_t>(0);
+    }
+    case Builtin::sincosf: {
+      const float x = arg(m, 0).f;
+      uint64_t s = arg(m, 1).u, c = arg(m, 2).u;
+      interp::store_as<float>(m.memory.at(s, 4, loc, true), std::sin(x));
+      interp::store_as<float>(m.memory.at(c, 4, loc, true), std::cos(x));
+      return put<int32_t>(0);
     }
     case Builtin::getenv: {
       // The string lives for the rest of the run, like the environment's.

@@ -228,6 +228,22 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::vsprintf, "vsprintf", "int vsprintf(char* s, char* format, void* ap)"),
     proto(B::vsnprintf, "vsnprintf",
           "int vsnprintf(char* s, unsigned long n, char* format, void* ap)"),
+    // <stdlib.h>'s quotient and remainder (div_t & co. are predefined macros
+    // naming these structs) and its exit handlers.
+    proto(B::div, "div", "struct __brook_div_t div(int numer, int denom)"),
+    proto(B::ldiv, "ldiv", "struct __brook_ldiv_t ldiv(long numer, long denom)"),
+    proto(B::lldiv, "lldiv", "struct __brook_ldiv_t lldiv(long numer, long denom)"),
+    proto(B::imaxdiv, "imaxdiv", "struct __brook_ldiv_t imaxdiv(long numer, long denom)"),
+    proto(B::atexit, "atexit", "int atexit(__atexit_fn_t fn)"),
+    // POSIX <unistd.h> and <stdio.h>: the process and its descriptors.
+    proto(B::getpid, "getpid", "int getpid(void)"),
+    proto(B::isatty, "isatty", "int isatty(int fd)"),
+    proto(B::fileno, "fileno", "int fileno(void* stream)"),
+    // GNU <math.h> extensions (glibc's, as the host's other math).
+    proto(B::exp10, "exp10", "double exp10(double x)"),
+    proto(B::exp10f, "exp10f", "float exp10f(float x)"),
+    proto(B::sincos, "sincos", "void sincos(double x, double* s, double* c)"),
+    proto(B::sincosf, "sincosf", "void sincosf(float x, float* s, float* c)"),
     proto(B::strxfrm, "strxfrm", "unsigned long strxfrm(char* dst, char* src, unsigned long n)"),
     proto(B::remquo, "remquo", "double remquo(double x, double y, int* quo)"),
     proto(B::remquof, "remquof", "float remquof(float x, float y, int* quo)"),
