@@ -7,6 +7,7 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include "jit/spmd_impl.hpp"
+#include "lang/counted_loop.hpp"
 
 namespace brook::jit::spmd {
 
@@ -35,119 +36,6 @@ bool has_return(const ast::Stmt& s) {
     case K::Switch: return true;
     default: return false;
   }
-}
-
-// An integer constant: a literal, negated or converted.
-std::optional<int64_t> int_constant(const ast::Expr* e) {
-  if (!e) return std::nullopt;
-  if (const auto* l = e->as<ast::IntLit>()) {
-    if (l->value > (uint64_t{1} << 40)) return std::nullopt;
-    return static_cast<int64_t>(l->value);
-  }
-  if (const auto* u = e->as<ast::UnaryExpr>()) {
-    std::optional<int64_t> v = int_constant(u->operand.get());
-    if (!v) return std::nullopt;
-    if (u->op == ast::UnaryOp::Neg) return -*v;
-    if (u->op == ast::UnaryOp::Plus) return v;
-    return std::nullopt;
-  }
-  if (const auto* c = e->as<ast::CastExpr>(); c && c->cast == ast::CastKind::Convert && c->operand->type &&
-                                              c->operand->type->is_integer() && e->type && e->type->is_integer())
-    return int_constant(c->operand.get());
-  return std::nullopt;
-}
-
-// Whether `e` names `d`, through conversions sema inserted.
-bool names(const ast::Expr* e, const ast::Decl* d) {
-  while (e && e->as<ast::CastExpr>() && e->as<ast::CastExpr>()->implicit) e = e->as<ast::CastExpr>()->operand.get();
-  const auto* n = e ? e->as<ast::NameExpr>() : nullptr;
-  return n && n->decl == d;
-}
-
-// An integer value spelled as a constant, int or float (`-1`, `1.0f`,
-// `(float)3`): integral and at most 2^24 in magnitude, so the same number in
-// either type and every sum of a few of them exact.
-std::optional<int64_t> exact_constant(const ast::Expr* e) {
-  if (!e) return std::nullopt;
-  std::optional<int64_t> v;
-  if (const auto* f = e->as<ast::FloatLit>()) {
-    if (!(f->value >= -0x1p24 && f->value <= 0x1p24) ||
-        f->value != static_cast<double>(static_cast<int64_t>(f->value)))
-      return std::nullopt;
-    v = static_cast<int64_t>(f->value);
-  } else if (const auto* u = e->as<ast::UnaryExpr>()) {
-    v = exact_constant(u->operand.get());
-    if (v && u->op == ast::UnaryOp::Neg)
-      v = -*v;
-    else if (u->op != ast::UnaryOp::Plus)
-      return std::nullopt;
-  } else if (const auto* c = e->as<ast::CastExpr>()) {
-    if (c->cast != ast::CastKind::Convert || !c->operand->type || !e->type ||
-        !c->operand->type->is_scalar() || !e->type->is_scalar() ||
-        c->operand->type->kind == TypeKind::Bool || e->type->kind == TypeKind::Bool)
-      return std::nullopt;
-    v = exact_constant(c->operand.get());
-  } else {
-    v = int_constant(e);
-  }
-  if (v && (*v > analysis::kFloatExact || *v < -analysis::kFloatExact)) return std::nullopt;
-  return v;
-}
-
-// The trip count of a counted loop, read off the syntax: `for (i = a; i < b;
-// i++)` with i an int or float local, declared there or assigned, a and b
-// constants (exact_constant), the step ++, --, += c or -= c, the test <, <=,
-// >, >= or !=. The float idiom's `for (dy = -1.0f; dy <= 1.0f; dy += 1.0f)`
-// counts like the int one: every value is an exact integer below 2^24. Only
-// a hint: LLVM unrolls when it finds the same.
-std::optional<int64_t> counted_trips(const ast::Stmt* init, const ast::Expr* cond,
-                                     const ast::Expr* step) {
-  if (!init || !cond || !step) return std::nullopt;
-  const ast::Decl* var = nullptr;
-  const Type* type = nullptr;
-  std::optional<int64_t> lo;
-  if (const auto* ds = init->as<ast::DeclStmt>()) {
-    if (ds->decls.size() != 1) return std::nullopt;
-    const auto* v = ds->decls[0]->as<ast::VarDecl>();
-    if (!v) return std::nullopt;
-    var = v;
-    type = v->type;
-    lo = exact_constant(v->init.get());
-  } else if (const auto* es = init->as<ast::ExprStmt>()) {
-    const auto* a = es->expr ? es->expr->as<ast::AssignExpr>() : nullptr;
-    const auto* n = a && !a->op ? a->lhs->as<ast::NameExpr>() : nullptr;
-    if (!n || !n->decl) return std::nullopt;
-    var = n->decl;
-    type = a->lhs->type;
-    lo = exact_constant(a->rhs.get());
-  }
-  if (!var || !lo || !type || !(type->is_integer() || type->is_floating())) return std::nullopt;
-  int64_t by = 0;
-  if (const auto* u = step->as<ast::UnaryExpr>()) {
-    if (!names(u->operand.get(), var)) return std::nullopt;
-    if (u->op == ast::UnaryOp::PreInc || u->op == ast::UnaryOp::PostInc) by = 1;
-    if (u->op == ast::UnaryOp::PreDec || u->op == ast::UnaryOp::PostDec) by = -1;
-  } else if (const auto* a = step->as<ast::AssignExpr>()) {
-    std::optional<int64_t> c = exact_constant(a->rhs.get());
-    if (!a->op || !names(a->lhs.get(), var) || !c) return std::nullopt;
-    if (*a->op == ast::BinaryOp::Add) by = *c;
-    if (*a->op == ast::BinaryOp::Sub) by = -*c;
-  }
-  const auto* c = cond->as<ast::BinaryExpr>();
-  if (by == 0 || !c || !names(c->lhs.get(), var)) return std::nullopt;
-  std::optional<int64_t> hi = exact_constant(c->rhs.get());
-  if (!hi) return std::nullopt;
-  // Distance to go in the step's direction, and whether the bound is reached
-  // inclusively (<=, >=) or must be hit exactly (!=).
-  const int64_t d = by > 0 ? *hi - *lo : *lo - *hi;
-  const int64_t s = by > 0 ? by : -by;
-  using Op = ast::BinaryOp;
-  const bool before = by > 0 ? c->op == Op::Lt : c->op == Op::Gt;
-  const bool upto = by > 0 ? c->op == Op::Le : c->op == Op::Ge;
-  if (before) return d > 0 ? (d + s - 1) / s : 0;
-  if (upto) return d >= 0 ? d / s + 1 : 0;
-  if (c->op == Op::Ne && d >= 0 && d % s == 0) return d / s;
-  return std::nullopt;
 }
 
 // Whether `e` (through swizzles and conversions sema inserted) names a
@@ -450,7 +338,10 @@ void Gen::loop(const ast::Stmt& loop_stmt, const ast::Stmt* init, const ast::Exp
     // Their first `trips` iterations skip the interrupt poll (a trip
     // counter, constant in each unrolled copy, so the polls fold away), and
     // a body that changes the counter still polls from then on.
-    std::optional<int64_t> trips = test_first ? counted_trips(init, cond, step) : std::nullopt;
+    std::optional<analysis::CountedFor> counted =
+        test_first ? analysis::counted_for(init, cond, step) : std::nullopt;
+    // Only a hint: LLVM unrolls when it finds the same.
+    std::optional<int64_t> trips = counted ? counted->trips() : std::nullopt;
     if (trips && *trips > kUnrollTrips) trips.reset();
     if (!trips) {
       std::set<const ast::Decl*> folds, declared;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "backends/opencl/cl_walk.hpp"
+#include "lang/counted_loop.hpp"
 #include "stdlib/builtins.hpp"
 
 namespace brook::opencl {
@@ -382,54 +383,21 @@ class Analysis {
   std::vector<GatherAccess> found_;
 };
 
-// The value of a constant int expression (literals, unary minus).
-std::optional<int64_t> literal(const Expr* e) {
-  e = strip_implicit(e);
-  if (auto* i = e->as<IntLit>()) return static_cast<int64_t>(i->value);
-  if (auto* u = e->as<UnaryExpr>(); u && u->op == UnaryOp::Neg)
-    if (auto v = literal(u->operand.get())) return -*v;
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<CountedLoop> counted_loop(const ForStmt& f) {
-  auto* init = f.init ? f.init->as<DeclStmt>() : nullptr;
-  if (!init || init->decls.size() != 1 || !f.cond || !f.step || !f.body) return std::nullopt;
-  auto* v = init->decls[0]->as<VarDecl>();
-  if (!v || !is_int(v->type) || !v->init) return std::nullopt;
-  auto* cmp = strip_implicit(f.cond.get())->as<BinaryExpr>();
-  if (!cmp) return std::nullopt;
-  auto* lhs = strip_implicit(cmp->lhs.get())->as<NameExpr>();
-  if (!lhs || lhs->decl != v || !is_int(cmp->rhs->type)) return std::nullopt;
-  // The step: one up or one down.
-  int dir = 0;
-  const Expr* step = f.step.get();
-  if (auto* u = step->as<UnaryExpr>();
-      u && root_of(u->operand.get()) == v && u->operand->as<NameExpr>()) {
-    if (u->op == UnaryOp::PreInc || u->op == UnaryOp::PostInc) dir = 1;
-    if (u->op == UnaryOp::PreDec || u->op == UnaryOp::PostDec) dir = -1;
-  } else if (auto* a = step->as<AssignExpr>();
-             a && a->op && a->lhs->as<NameExpr>() && root_of(a->lhs.get()) == v) {
-    if (literal(a->rhs.get()) == 1)
-      dir = *a->op == BinaryOp::Add ? 1 : (*a->op == BinaryOp::Sub ? -1 : 0);
-  }
-  bool up = cmp->op == BinaryOp::Lt || cmp->op == BinaryOp::Le;
-  bool down = cmp->op == BinaryOp::Gt || cmp->op == BinaryOp::Ge;
-  if (!((up && dir == 1) || (down && dir == -1))) return std::nullopt;
-  // The body leaves the counter and the bound alone.
-  if (may_assign(f.body.get(), *v) || !side_effect_free(*cmp->rhs)) return std::nullopt;
-  bool bound_stable = true;
-  walk_expr(cmp->rhs.get(), [&](const Expr& x) {
-    auto* n = x.as<NameExpr>();
-    if (n && n->decl && (n->decl == v || may_assign(f.body.get(), *n->decl))) bound_stable = false;
-  });
-  if (!bound_stable) return std::nullopt;
-  std::optional<int64_t> first = literal(v->init.get()), bound = literal(cmp->rhs.get());
+  // An int counter declared here, stepped by one toward a stable int bound.
+  std::optional<analysis::CountedFor> c = analysis::counted_for(f);
+  if (!c || !c->declared_in_init || !is_int(c->type) || !is_int(c->bound->type) || !f.body ||
+      (c->step != 1 && c->step != -1) || !c->toward_bound() ||
+      !analysis::body_keeps_count(*c, f.body.get()))
+    return std::nullopt;
   // `<=` / `>=` a bound at the end of int's range would wrap forever.
-  bool inclusive = cmp->op == BinaryOp::Le || cmp->op == BinaryOp::Ge;
+  const std::optional<int64_t> first = c->first, bound = c->bound_value;
+  const bool up = c->step > 0, inclusive = c->inclusive();
   if (inclusive && (!bound || *bound >= INT32_MAX || *bound <= INT32_MIN)) return std::nullopt;
-  CountedLoop loop{v, std::nullopt, first, cmp->rhs.get(), up, inclusive};
+  CountedLoop loop{
+      static_cast<const VarDecl*>(c->counter), std::nullopt, first, c->bound, up, inclusive};
   if (first && bound) {
     int64_t last = *bound + (inclusive ? 0 : (up ? -1 : 1));
     loop.range = Span{std::min(*first, last), std::max(*first, last)};

@@ -22,6 +22,7 @@
 #include "backends/opencl/cl_bounds.hpp"
 #include "backends/opencl/cl_printer.hpp"
 #include "backends/opencl/cl_walk.hpp"
+#include "lang/counted_loop.hpp"
 
 namespace brook::opencl {
 
@@ -423,39 +424,15 @@ std::optional<ClPrinter::IntegerBound> ClPrinter::float_loop_integer_bound(const
 }
 
 // A float counter k that starts at S and steps by c toward a bound B (S, c, B
-// integral literals, |S|, |B| < 2^24) equals its shadow on every iteration
-// (lang/analysis.hpp), so the body runs as often as the integer loop
-// from S by c to B would. Only a hint to the compiler hangs on the count.
+// integral constants, |S|, |B| <= 2^24) equals its shadow on every iteration
+// (lang/analysis.hpp), so the body runs as often as the integer loop from S
+// by c to B would (lang/counted_loop.hpp counts both). Only a hint to the
+// compiler hangs on the count.
 std::optional<int64_t> ClPrinter::constant_trip_count(const ForStmt& f) {
   if (auto c = counted_loop(f); c && c->range) return c->range->hi - c->range->lo + 1;
-  auto sc = stepped_counter(f);
-  if (!sc || !f.init) return std::nullopt;
-  std::optional<int64_t> start;
-  if (auto* es = f.init->as<ExprStmt>(); es && es->expr) {
-    if (auto w = counters().write(*es->expr); w && w->first == sc->counter && w->second.reset)
-      start = w->second.value;
-  }
-  auto step = counters().write(*f.step);
-  if (!start || !step) return std::nullopt;
-  const Expr* b = strip_casts(sc->cmp->rhs.get());
-  double sign = 1.0;
-  if (auto* u = b->as<UnaryExpr>(); u && u->op == UnaryOp::Neg) {
-    b = u->operand.get();
-    sign = -1.0;
-  }
-  std::optional<double> bound;
-  if (auto* fl = b->as<FloatLit>()) bound = sign * fl->value;
-  if (auto* il = b->as<IntLit>()) bound = sign * static_cast<double>(il->value);
-  if (!bound || !(std::fabs(*bound) < kExactLimit) || *bound != std::floor(*bound))
-    return std::nullopt;
-  const int64_t B = static_cast<int64_t>(*bound), S = *start, c = step->second.value;
-  const BinaryOp op = sc->cmp->op;
-  // Distance to cover and whether the bound itself is taken.
-  const int64_t span = sc->up ? B - S : S - B;
-  const bool inclusive = op == BinaryOp::Le || op == BinaryOp::Ge;
-  const int64_t stride = c > 0 ? c : -c;
-  if (span < 0 || (span == 0 && !inclusive)) return 0;
-  return inclusive ? span / stride + 1 : (span + stride - 1) / stride;
+  if (!stepped_counter(f)) return std::nullopt;
+  std::optional<analysis::CountedFor> c = analysis::counted_for(f);
+  return c ? c->trips() : std::nullopt;
 }
 
 }  // namespace brook::opencl
