@@ -150,6 +150,22 @@ StmtPtr Parser::parse_statement() {
   DepthGuard guard(*this);
   const Token& t = tok();
   SourceLoc loc = t.loc;
+  // A label; Brook's keywords are C names too (`goto out;` ... `out:`).
+  if (tok(1).kind == Tok::colon && (t.kind == Tok::identifier || at_name())) {
+    auto s = std::make_unique<LabelStmt>(loc);
+    s->name = t.text;
+    advance();
+    advance();
+    // `cleanup: }`: a label ending a block labels an empty statement (C23, gcc).
+    if (at(Tok::r_brace)) {
+      s->stmt = std::make_unique<EmptyStmt>(tok().loc);
+    } else if (starts_declaration()) {
+      s->stmt = parse_declaration(false);
+    } else {
+      s->stmt = parse_statement();
+    }
+    return s;
+  }
   switch (t.kind) {
     case Tok::l_brace: return parse_compound();
     case Tok::semi: advance(); return std::make_unique<EmptyStmt>(loc);
@@ -244,7 +260,7 @@ StmtPtr Parser::parse_statement() {
     case Tok::kw_goto: {
       advance();
       auto s = std::make_unique<GotoStmt>(loc);
-      if (!at(Tok::identifier)) fail_here("expected a label name after 'goto'");
+      if (!at_name()) fail_here("expected a label name after 'goto'");
       s->label = tok().text;
       s->label_loc = tok().loc;
       advance();
@@ -253,21 +269,6 @@ StmtPtr Parser::parse_statement() {
     }
     case Tok::kw_else: fail_here("'else' without a previous 'if'");
     case Tok::identifier:
-      if (tok(1).kind == Tok::colon) {
-        auto s = std::make_unique<LabelStmt>(loc);
-        s->name = t.text;
-        advance();
-        advance();
-        // `cleanup: }`: a label ending a block labels an empty statement (C23, gcc).
-        if (at(Tok::r_brace)) {
-          s->stmt = std::make_unique<EmptyStmt>(tok().loc);
-        } else if (starts_declaration()) {
-          s->stmt = parse_declaration(false);
-        } else {
-          s->stmt = parse_statement();
-        }
-        return s;
-      }
       // `kernal void k(...)`: a misspelt keyword before a declaration. One
       // error naming the keyword meant; the item is skipped, so its body
       // raises nothing more.
