@@ -44,6 +44,18 @@ T component(Builtin id, const Vec* in, size_t arity, uint32_t i) {
   }
 }
 
+// Host code's isinf, as glibc's <math.h> defines it under gcc
+// (__builtin_isinf_sign): -1 for -infinity, so that printing it gives gcc's
+// output. Kernels keep §9's 1 (OpenCL's scalar isinf).
+template <class T>
+struct HostIsinf : MathBase {
+  Scalar eval(Machine& m) override {
+    T x = get<T>(args[0]->eval(m));
+    return put<int32_t>(std::isinf(x) ? (std::signbit(x) ? -1 : 1) : 0);
+  }
+  void eval_vec(Machine& m, Vec& out) override { out.c[0] = eval(m); }
+};
+
 // Component-wise: result component type R, computation type T.
 template <class T, class R>
 struct Componentwise : MathBase {
@@ -182,6 +194,12 @@ NodePtr make_math(Builtin id, std::vector<NodePtr> args, std::vector<const Type*
         return nullptr;
       }
     });
+  } else if (!in_kernel && id == Builtin::isinf && n == 1 && result->kind == TypeKind::Int &&
+             (ck == TypeKind::Float || ck == TypeKind::Double)) {
+    if (ck == TypeKind::Float)
+      node = std::make_unique<HostIsinf<float>>();
+    else
+      node = std::make_unique<HostIsinf<double>>();
   } else if (stdlib::is_componentwise(id) || id == Builtin::popcount || id == Builtin::clz ||
              id == Builtin::ctz) {
     TypeKind rk = result->scalar_of()->kind;
