@@ -95,7 +95,10 @@ std::vector<FormatArg> load_varargs(Machine& m, uint64_t ap, SourceLoc loc) {
   std::vector<FormatArg> out;
   for (;; ap = pointer_add(ap, kVarArgRecordSize)) {
     const uint8_t* rec = m.memory.at(ap, kVarArgRecordSize, loc);
-    if (rec[0] == 0 || rec[0] > static_cast<unsigned>(FormatArg::Kind::Pointer) + 1) break;
+    if (rec[0] == 0) break;
+    if (pointer_offset(ap) % kVarArgRecordSize != 0 ||
+        rec[0] > static_cast<unsigned>(FormatArg::Kind::Pointer) + 1)
+      throw RuntimeError{loc, "a va_list that does not point to a call's variadic arguments"};
     FormatArg a;
     a.kind = static_cast<FormatArg::Kind>(rec[0] - 1);
     switch (a.kind) {
@@ -125,6 +128,11 @@ uint64_t next_vararg(Machine& m, uint64_t ap_slot, const Type* want, SourceLoc l
   if (ap == 0) throw RuntimeError{loc, "va_arg on a va_list that va_start did not start"};
   const uint8_t* rec = m.memory.at(ap, kVarArgRecordSize, loc);
   const uint64_t number = static_cast<uint64_t>(pointer_offset(ap)) / kVarArgRecordSize + 1;
+  // A va_list is a pointer the program can set to anything: only records pass.
+  if (pointer_offset(ap) % kVarArgRecordSize != 0 ||
+      rec[0] > static_cast<unsigned>(FormatArg::Kind::Pointer) + 1)
+    throw RuntimeError{loc,
+                       "va_arg on a va_list that does not point to a call's variadic arguments"};
   if (rec[0] == 0) {
     uint64_t passed = load_as<uint64_t>(rec + kValueOffset);
     throw RuntimeError{loc, "va_arg reads variadic argument " + std::to_string(number) +
