@@ -58,31 +58,71 @@ FormatArg::Kind vararg_kind(const Type* t) {
   }
 }
 
+stdlib::FormatArg vararg_value(const Type* t, Scalar s) {
+  FormatArg a;
+  a.kind = vararg_kind(t);
+  switch (a.kind) {
+    case FormatArg::Kind::Int:
+      a.i = static_cast<int32_t>(s.i);
+      break;
+    case FormatArg::Kind::Long:
+      a.i = s.i;
+      break;
+    case FormatArg::Kind::UInt:
+      a.u = static_cast<uint32_t>(s.u);
+      break;
+    case FormatArg::Kind::ULong:
+    case FormatArg::Kind::Pointer:
+      a.u = s.u;
+      break;
+    case FormatArg::Kind::Double:
+      a.d = t->kind == TypeKind::Float ? double(s.f) : s.d;
+      break;
+  }
+  return a;
+}
+
+namespace {
+
+// A record's value is the FormatArg field its kind uses, as 8 bytes: an int
+// sign-extended, an unsigned int zero-extended, so that va_arg's load of the
+// first 4 bytes reads the int itself.
+void encode(const FormatArg& a, uint8_t* rec) {
+  rec[0] = static_cast<uint8_t>(static_cast<unsigned>(a.kind) + 1);
+  if (a.kind == FormatArg::Kind::Double)
+    store_as<double>(rec + kValueOffset, a.d);
+  else if (a.kind == FormatArg::Kind::Int || a.kind == FormatArg::Kind::Long)
+    store_as<int64_t>(rec + kValueOffset, a.i);
+  else
+    store_as<uint64_t>(rec + kValueOffset, a.u);
+}
+
+FormatArg decode(const uint8_t* rec) {
+  FormatArg a;
+  a.kind = static_cast<FormatArg::Kind>(rec[0] - 1);
+  if (a.kind == FormatArg::Kind::Double)
+    a.d = load_as<double>(rec + kValueOffset);
+  else if (a.kind == FormatArg::Kind::Int || a.kind == FormatArg::Kind::Long)
+    a.i = load_as<int64_t>(rec + kValueOffset);
+  else
+    a.u = load_as<uint64_t>(rec + kValueOffset);
+  return a;
+}
+
+bool is_record(uint64_t ap, const uint8_t* rec) {
+  return pointer_offset(ap) % kVarArgRecordSize == 0 &&
+         rec[0] <= static_cast<unsigned>(FormatArg::Kind::Pointer) + 1;
+}
+
+}  // namespace
+
 uint64_t store_varargs(Machine& m, std::span<const VarArg> extras, SourceLoc loc) {
   // Evaluated before the object exists, so an argument that is itself a
   // variadic call cannot see it.
   std::vector<uint8_t> bytes((extras.size() + 1) * kVarArgRecordSize, 0);
-  for (size_t i = 0; i < extras.size(); ++i) {
-    uint8_t* rec = bytes.data() + i * kVarArgRecordSize;
-    FormatArg::Kind kind = vararg_kind(extras[i].type);
-    Scalar s = extras[i].e->eval(m);
-    rec[0] = static_cast<uint8_t>(static_cast<unsigned>(kind) + 1);
-    switch (kind) {
-      case FormatArg::Kind::Int:
-        store_as<int32_t>(rec + kValueOffset, static_cast<int32_t>(s.i));
-        break;
-      case FormatArg::Kind::UInt:
-        store_as<uint32_t>(rec + kValueOffset, static_cast<uint32_t>(s.u));
-        break;
-      case FormatArg::Kind::Double:
-        store_as<double>(rec + kValueOffset,
-                         extras[i].type->kind == TypeKind::Float ? double(s.f) : s.d);
-        break;
-      default:
-        store_as<uint64_t>(rec + kValueOffset, s.u);
-        break;
-    }
-  }
+  for (size_t i = 0; i < extras.size(); ++i)
+    encode(vararg_value(extras[i].type, extras[i].e->eval(m)),
+           bytes.data() + i * kVarArgRecordSize);
   store_as<uint64_t>(bytes.data() + extras.size() * kVarArgRecordSize + kValueOffset,
                      extras.size());
   uint32_t id = m.memory.allocate(bytes.size(), ObjectKind::local, loc, kObjectName);
@@ -95,30 +135,10 @@ std::vector<FormatArg> load_varargs(Machine& m, uint64_t ap, SourceLoc loc) {
   std::vector<FormatArg> out;
   for (;; ap = pointer_add(ap, kVarArgRecordSize)) {
     const uint8_t* rec = m.memory.at(ap, kVarArgRecordSize, loc);
-    if (rec[0] == 0) break;
-    if (pointer_offset(ap) % kVarArgRecordSize != 0 ||
-        rec[0] > static_cast<unsigned>(FormatArg::Kind::Pointer) + 1)
+    if (!is_record(ap, rec))
       throw RuntimeError{loc, "a va_list that does not point to a call's variadic arguments"};
-    FormatArg a;
-    a.kind = static_cast<FormatArg::Kind>(rec[0] - 1);
-    switch (a.kind) {
-      case FormatArg::Kind::Int:
-        a.i = load_as<int32_t>(rec + kValueOffset);
-        break;
-      case FormatArg::Kind::UInt:
-        a.u = load_as<uint32_t>(rec + kValueOffset);
-        break;
-      case FormatArg::Kind::Long:
-        a.i = load_as<int64_t>(rec + kValueOffset);
-        break;
-      case FormatArg::Kind::Double:
-        a.d = load_as<double>(rec + kValueOffset);
-        break;
-      default:
-        a.u = load_as<uint64_t>(rec + kValueOffset);
-        break;
-    }
-    out.push_back(a);
+    if (rec[0] == 0) break;
+    out.push_back(decode(rec));
   }
   return out;
 }
@@ -129,8 +149,7 @@ uint64_t next_vararg(Machine& m, uint64_t ap_slot, const Type* want, SourceLoc l
   const uint8_t* rec = m.memory.at(ap, kVarArgRecordSize, loc);
   const uint64_t number = static_cast<uint64_t>(pointer_offset(ap)) / kVarArgRecordSize + 1;
   // A va_list is a pointer the program can set to anything: only records pass.
-  if (pointer_offset(ap) % kVarArgRecordSize != 0 ||
-      rec[0] > static_cast<unsigned>(FormatArg::Kind::Pointer) + 1)
+  if (!is_record(ap, rec))
     throw RuntimeError{loc,
                        "va_arg on a va_list that does not point to a call's variadic arguments"};
   if (rec[0] == 0) {
@@ -138,7 +157,7 @@ uint64_t next_vararg(Machine& m, uint64_t ap_slot, const Type* want, SourceLoc l
     throw RuntimeError{loc, "va_arg reads variadic argument " + std::to_string(number) +
                                 ", but the call passed " + std::to_string(passed)};
   }
-  auto got = static_cast<FormatArg::Kind>(rec[0] - 1);
+  FormatArg::Kind got = decode(rec).kind;
   FormatArg::Kind expect = vararg_kind(want);
   if (!same_class(got, expect)) {
     throw RuntimeError{loc, "va_arg(ap, " + want->name() + ") reads variadic argument " +

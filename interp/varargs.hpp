@@ -26,6 +26,8 @@ inline constexpr uint64_t kVarArgRecordSize = 16;
 
 // The kind a value of type `t` travels as through '...' (after promotion).
 stdlib::FormatArg::Kind vararg_kind(const Type* t);
+// The value `s` of type `t` as it travels through '...' (printf's and va_arg's).
+stdlib::FormatArg vararg_value(const Type* t, Scalar s);
 
 // One argument past the named parameters (the node belongs to the call).
 struct VarArg {

@@ -62,18 +62,7 @@ struct LibCall : Node {
         throw RuntimeError{loc, "argument " + std::to_string(i + 1) + " of '" + call->callee +
                                     "' cannot be a '" + t->name() + "'"};
       }
-      FormatArg a;
-      a.kind = interp::vararg_kind(t);
-      Scalar s = args[i]->eval(m);
-      switch (a.kind) {
-        case FormatArg::Kind::Int: a.i = static_cast<int32_t>(s.i); break;
-        case FormatArg::Kind::Long: a.i = s.i; break;
-        case FormatArg::Kind::UInt: a.u = static_cast<uint32_t>(s.u); break;
-        case FormatArg::Kind::ULong:
-        case FormatArg::Kind::Pointer: a.u = s.u; break;
-        case FormatArg::Kind::Double: a.d = t->kind == TypeKind::Float ? double(s.f) : s.d; break;
-      }
-      values.push_back(a);
+      values.push_back(interp::vararg_value(t, args[i]->eval(m)));
     }
     return values;
   }
