@@ -126,6 +126,21 @@ struct ReducePlan {
   std::vector<AliasCopy> copies;  // made before the fold (AliasCopy)
 };
 
+// How every backend regroups a fold (§7 lets backends regroup, never reorder),
+// one rule so that a float sum prints the same digits on interp, jit and
+// opencl, whatever the thread count or the device: a fold of n operands
+// (a block's elements in row-major order, or a whole input) with n <= 256 is
+// the left fold; a longer one is cut into consecutive chunks of
+// fold_chunk(n) operands (the last may be shorter), each chunk is left-folded,
+// and the chunks' results are folded again by the same rule. Chunks of at
+// least 64 and at most about 1,024 of them keep every chunk long enough for a
+// thread and give a GPU's first pass a work-item per chunk.
+constexpr int64_t fold_chunk(int64_t n) {
+  if (n <= 256) return n;
+  const int64_t g = (n + 1023) / 1024;
+  return g < 64 ? 64 : g;
+}
+
 // streamGatherOp / streamScatterOp (§8): processed in row-major order of the
 // index stream, so repeated indices see earlier updates.
 struct GatherScatterPlan {

@@ -1,6 +1,7 @@
-// Reductions on the JIT: to a value (chunks per thread, each folded as
-// several in-order lanes, then combined in order) and to a stream (one fold
-// per output block).
+// Reductions on the JIT, regrouped by the rule all backends share
+// (fold_chunk, backends/plan.hpp): to a value (threads take runs of chunks,
+// several chunks folded at once as in-order chains) and to a stream (each
+// output block folded chunk by chunk).
 #include <algorithm>
 #include <cstring>
 #include <deque>
@@ -74,43 +75,54 @@ void JitBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result)
     }
     return in_base + static_cast<size_t>(index) * es;
   };
+  // The chunks' results p[0..m), folded again by the regrouping rule every
+  // backend shares (fold_chunk, backends/plan.hpp) until one is left, in p[0].
+  auto fold_levels = [&](std::byte* p, int64_t m) {
+    while (m > 1) {
+      const int64_t g = fold_chunk(m), next = (m + g - 1) / g;
+      for (int64_t j = 0; j < next; ++j) {
+        const int64_t len = std::min(g, m - j * g);
+        std::byte* acc = p + j * es;  // j <= j * g: never a result still to be read
+        if (j) std::memcpy(acc, p + j * g * es, es);
+        fold(&launch, acc, p + (j * g + 1) * es, static_cast<int64_t>(es), len - 1);
+      }
+      m = next;
+    }
+  };
   if (!plan.to_stream) {
     if (n == 0) return;
-    int64_t chunks = n < 65536 ? 1 : std::min<int64_t>(pool_.size(), n);
-    std::vector<std::vector<std::byte>> partial(static_cast<size_t>(chunks),
-                                                std::vector<std::byte>(es));
-    // A whole stream is contiguous: fold each chunk as kLanes contiguous
-    // sub-ranges at once (the §7 regrouping: operand order is kept). Four
-    // chains measured best on sum (1<<24): 2 are latency-bound (2.1 ms), 8
-    // and 16 streams per thread slow the loads (1.65 ms, 3 ms), 4: 1.2 ms.
+    // Chunk j of the rule folds elements [j * g, (j + 1) * g); threads take
+    // runs of chunks, and a whole stream (contiguous) folds kLanes chunks per
+    // call, one chain each. Four chains measured best on sum (1<<24): 2 are
+    // latency-bound, 8 and 16 streams per thread slow the loads.
+    const int64_t g = fold_chunk(n), m = (n + g - 1) / g;
+    std::vector<std::byte> partial(static_cast<size_t>(m) * es);
     constexpr int kLanes = 4;
     FoldFn lanes_fold = nullptr;
-    if (in.offset == Extents(in.offset.size(), 0) && in.extents == in.stream_extents && n >= 4096) {
+    if (in.offset == Extents(in.offset.size(), 0) && in.extents == in.stream_extents &&
+        m >= kLanes) {
       lanes_fold = lane_fold(plan, params, kLanes);
     }
-    pool_.run(chunks, [&](int64_t i) {
-      int64_t first = n * i / chunks, last = n * (i + 1) / chunks;
-      std::byte* acc = partial[static_cast<size_t>(i)].data();
-      int64_t len = (last - first) / kLanes;
-      if (!lanes_fold || len < 2) {
-        std::memcpy(acc, element_ptr(in, first), es);
-        fold_range(in, first + 1, last, acc);
-        return;
+    const int64_t tasks = n < 65536 ? 1 : std::min<int64_t>(pool_.size(), m);
+    pool_.run(tasks, [&](int64_t t) {
+      const int64_t end = m * (t + 1) / tasks;
+      for (int64_t j = m * t / tasks; j < end;) {
+        std::byte* acc = partial.data() + static_cast<size_t>(j) * es;
+        if (lanes_fold && j + kLanes <= end && (j + kLanes) * g <= n) {
+          for (int l = 0; l < kLanes; ++l)
+            std::memcpy(acc + l * es, element_ptr(in, (j + l) * g), es);
+          lanes_fold(&launch, acc, element_ptr(in, j * g) + es, g * static_cast<int64_t>(es),
+                     g - 1);
+          j += kLanes;
+          continue;
+        }
+        std::memcpy(acc, element_ptr(in, j * g), es);
+        fold_range(in, j * g + 1, std::min(n, (j + 1) * g), acc);
+        ++j;
       }
-      std::vector<std::byte> accs(es * kLanes);
-      for (int j = 0; j < kLanes; ++j)
-        std::memcpy(accs.data() + j * es, element_ptr(in, first + j * len), es);
-      lanes_fold(&launch, accs.data(), element_ptr(in, first) + es, len * static_cast<int64_t>(es),
-                 len - 1);
-      // The elements after the last lane continue the last lane's fold.
-      fold_range(in, first + kLanes * len, last, accs.data() + (kLanes - 1) * es);
-      std::memcpy(acc, accs.data(), es);
-      for (int j = 1; j < kLanes; ++j) fold(&launch, acc, accs.data() + j * es, 0, 1);
     });
-    // Combine in order: acc = f(acc, partial_i), the left fold regrouped.
-    for (int64_t i = 1; i < chunks; ++i)
-      fold(&launch, partial[0].data(), partial[static_cast<size_t>(i)].data(), 0, 1);
-    std::memcpy(result.data(), partial[0].data(), std::min(result.size(), es));
+    fold_levels(partial.data(), m);
+    std::memcpy(result.data(), partial.data(), std::min(result.size(), es));
   } else {
     const StreamView& out = plan.output;
     std::byte* out_base = base_of(out.storage, plan.loc);
@@ -118,9 +130,13 @@ void JitBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result)
     const int64_t outs = element_count(out.extents);
     const size_t ro = out.extents.size();
     const int64_t block_count = element_count(plan.block);
+    if (outs == 0 || block_count == 0) return;
+    // Each block folds by the shared rule: chunks of g elements, then their
+    // results (a single chunk, the left fold, for blocks up to 256).
+    const int64_t g = fold_chunk(block_count), nchunks_per_block = (block_count + g - 1) / g;
     // Blocks that are runs of one input row (every block extent but the last
-    // is 1) fold with one call each; kLanes outputs whose runs are equally
-    // spaced fold together, one accumulator per output, each in order.
+    // is 1) fold with one call per chunk; kLanes outputs whose runs are
+    // equally spaced fold together, one accumulator per output, each in order.
     bool row_blocks = true;
     for (size_t d = 0; d + 1 < r; ++d) row_blocks = row_blocks && plan.block[d] == 1;
     constexpr int kLanes = 8;
@@ -154,7 +170,9 @@ void JitBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result)
     };
     const int64_t nchunks = std::min<int64_t>(outs, pool_.size() * 4);
     pool_.run(nchunks, [&](int64_t chunk) {
-      std::vector<std::byte> acc(es * kLanes);
+      std::vector<std::byte> acc(es * kLanes * static_cast<size_t>(nchunks_per_block));
+      std::vector<std::byte> lane(
+          nchunks_per_block > 1 ? es * static_cast<size_t>(nchunks_per_block) : 0);
       StreamView block;
       const int64_t last = outs * (chunk + 1) / nchunks;
       for (int64_t o = outs * chunk / nchunks; o < last;) {
@@ -165,21 +183,42 @@ void JitBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result)
           bool even = true;
           for (int j = 2; j < kLanes; ++j) even = even && in_ptr[j] - in_ptr[0] == j * step;
           if (even) {
-            for (int j = 0; j < kLanes; ++j) std::memcpy(acc.data() + j * es, in_ptr[j], es);
-            lanes_fold(&launch, acc.data(), in_ptr[0] + es, static_cast<int64_t>(step),
-                       block_count - 1);
-            for (int j = 0; j < kLanes; ++j) std::memcpy(out_ptr[j], acc.data() + j * es, es);
+            // acc[c][j]: chunk c of output o + j.
+            for (int64_t c = 0; c < nchunks_per_block; ++c) {
+              std::byte* a = acc.data() + static_cast<size_t>(c) * kLanes * es;
+              const int64_t len = std::min(g, block_count - c * g);
+              for (int j = 0; j < kLanes; ++j) std::memcpy(a + j * es, in_ptr[j] + c * g * es, es);
+              lanes_fold(&launch, a, in_ptr[0] + (c * g + 1) * es, static_cast<int64_t>(step),
+                         len - 1);
+            }
+            for (int j = 0; j < kLanes; ++j) {
+              if (nchunks_per_block == 1) {
+                std::memcpy(out_ptr[j], acc.data() + j * es, es);
+                continue;
+              }
+              for (int64_t c = 0; c < nchunks_per_block; ++c)
+                std::memcpy(lane.data() + c * es, acc.data() + (c * kLanes + j) * es, es);
+              fold_levels(lane.data(), nchunks_per_block);
+              std::memcpy(out_ptr[j], lane.data(), es);
+            }
             o += kLanes;
             continue;
           }
         }
         std::byte *in_ptr, *out_ptr;
         locate(o, in_ptr, out_ptr, row_blocks ? nullptr : &block);
-        std::memcpy(acc.data(), in_ptr, es);
-        if (row_blocks)
-          fold(&launch, acc.data(), in_ptr + es, static_cast<int64_t>(es), block_count - 1);
-        else
-          fold_range(block, 1, block_count, acc.data());
+        for (int64_t c = 0; c < nchunks_per_block; ++c) {
+          std::byte* a = acc.data() + static_cast<size_t>(c) * es;
+          const int64_t first = c * g, len = std::min(g, block_count - first);
+          if (row_blocks) {
+            std::memcpy(a, in_ptr + first * es, es);
+            fold(&launch, a, in_ptr + (first + 1) * es, static_cast<int64_t>(es), len - 1);
+          } else {
+            std::memcpy(a, element_ptr(block, first), es);
+            fold_range(block, first + 1, first + len, a);
+          }
+        }
+        fold_levels(acc.data(), nchunks_per_block);
         std::memcpy(out_ptr, acc.data(), es);
         ++o;
       }

@@ -265,19 +265,48 @@ void InterpBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
         [&](uint8_t* frame) { std::memcpy(acc.data(), frame + acc_off, size); });
   };
 
+  // Folds n operands, which next_operand() yields in order, into acc by the
+  // regrouping rule every backend shares (fold_chunk, backends/plan.hpp).
+  auto fold_operands = [&](int64_t n, auto&& next_operand) {
+    int64_t g = fold_chunk(n);
+    std::vector<std::byte> partials;
+    for (int64_t k = 0; k < n; ++k) {
+      const std::byte* x = next_operand();
+      if (k % g == 0)
+        std::memcpy(acc.data(), x, size);
+      else
+        step(x);
+      if (g < n && (k % g == g - 1 || k == n - 1))
+        partials.insert(partials.end(), acc.begin(), acc.end());
+    }
+    // The chunks' results, folded again by the same rule until one is left.
+    for (int64_t m = static_cast<int64_t>(partials.size() / size); m > 1;) {
+      g = fold_chunk(m);
+      std::vector<std::byte> next;
+      for (int64_t k = 0; k < m; ++k) {
+        const std::byte* x = partials.data() + static_cast<size_t>(k) * size;
+        if (k % g == 0)
+          std::memcpy(acc.data(), x, size);
+        else
+          step(x);
+        if (k % g == g - 1 || k == m - 1) next.insert(next.end(), acc.begin(), acc.end());
+      }
+      partials = std::move(next);
+      m = static_cast<int64_t>(partials.size() /
+                               size);  // acc holds the last chunk's, the whole at m == 1
+    }
+  };
+
   Extents in_c = canonical_extents(plan.input.extents);
   if (!plan.to_stream) {
     std::vector<int64_t> pos(in_c.size(), 0);
-    bool first = true;
-    do {
+    const int64_t n = element_count(in_c);
+    if (n == 0) return;
+    fold_operands(n, [&] {
       const std::byte* x = in_data + view_index(plan.input, pos.data(), pos.size()) * static_cast<int64_t>(size);
-      if (first) {
-        std::memcpy(acc.data(), x, size);
-        first = false;
-      } else {
-        step(x);
-      }
-    } while (next_position(pos, in_c));
+      next_position(pos, in_c);
+      return x;
+    });
     if (result.size() >= size) std::memcpy(result.data(), acc.data(), size);
     return;
   }
@@ -289,19 +318,15 @@ void InterpBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
   const size_t r = plan.input.extents.size();
   std::byte* out_data = data(plan.output.storage);
   std::vector<int64_t> o(r, 0), b(r, 0), p(r, 0);
+  const int64_t block_count = element_count(block);
+  if (block_count == 0 || element_count(out_e) == 0) return;
   do {
     std::fill(b.begin(), b.end(), 0);
-    bool first = true;
-    do {
+    fold_operands(block_count, [&] {
       for (size_t d = 0; d < p.size(); ++d) p[d] = o[d] * block[d] + b[d];
-      const std::byte* x = in_data + view_index(plan.input, p.data(), p.size()) * static_cast<int64_t>(size);
-      if (first) {
-        std::memcpy(acc.data(), x, size);
-        first = false;
-      } else {
-        step(x);
-      }
-    } while (next_position(b, block));
+      next_position(b, block);
+      return in_data + view_index(plan.input, p.data(), p.size()) * static_cast<int64_t>(size);
+    });
     std::memcpy(out_data + view_index(plan.output, o.data(), o.size()) * static_cast<int64_t>(size), acc.data(), size);
   } while (next_position(o, out_e));
 }

@@ -562,8 +562,9 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     const opencl::ReduceBlocks blocks = opencl::reduce_blocks(plan);
     const int64_t B = element_count(blocks.block), nout = element_count(blocks.outputs);
     if (B <= 0 || nout <= 0) return;
-    auto group = [](int64_t n) { return n <= 256 ? n : std::max<int64_t>(64, (n + 1023) / 1024); };
-    int64_t G = group(B), chunks = (B + G - 1) / G;
+    // Each pass cuts its operands into chunks by the rule all backends share
+    // (fold_chunk, backends/plan.hpp): one work-item folds one chunk in order.
+    int64_t G = fold_chunk(B), chunks = (B + G - 1) / G;
     // A reduction into a stream ends as a map launch does: the host goes on
     // unless Ctrl-C, printf or --profile need the wait now (sgm_path's
     // per-column minimum feeds the next launch on the same in-order queue).
@@ -600,7 +601,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     // Each pass folds consecutive partials in order: operands never swap.
     while (chunks > 1) {
       int64_t n = chunks;
-      G = group(n);
+      G = fold_chunk(n);
       chunks = (n + G - 1) / G;
       scratch.copies.push_back(take(static_cast<uint64_t>(nout * chunks) * S));
       cl::Buffer next = scratch.copies.back().buffer;

@@ -442,12 +442,31 @@ def iterator(extents, lo, hi):
 # Reductions (§7)
 
 
-def fold(values, f):
-    """The left fold starting from the first element: acc = x0; acc = f(acc, x)."""
+def left_fold(values, f):
+    """acc = x0; acc = f(acc, x) for each later x."""
     acc = values[0]
     for x in values[1:]:
         acc = f(acc, x)
     return acc
+
+
+def fold_chunk(n):
+    """The regrouping every backend uses (§7 allows regrouping, never
+    reordering): up to 256 operands are one left fold; more are cut into
+    consecutive chunks of max(64, ceil(n / 1024)) operands."""
+    if n <= 256:
+        return n
+    return max(64, (n + 1023) // 1024)
+
+
+def fold(values, f):
+    """A fold regrouped by fold_chunk: each chunk left-folded, the chunks'
+    results folded again by the same rule."""
+    n = len(values)
+    g = fold_chunk(n)
+    if g == n:
+        return left_fold(values, f)
+    return fold([left_fold(values[i:i + g], f) for i in range(0, n, g)], f)
 
 
 def reduce_to_value(s, f):
@@ -1736,6 +1755,29 @@ def _(out):
             out.printf("block %d,%d: " + line, r, c, bf.get((r, c)), bl.get((r, c)), bs.get((r, c)))
     out.printf("value again: " + line, reduce_to_value(s, first), reduce_to_value(s, last),
                reduce_to_value(q, fsum))
+
+
+@test("s7_reduce_float_regrouping")
+def _(out):
+    h = [F(1) + F(i % 1000) * F(0.001) + F(i % 7) * F(1e-5) for i in range(100000)]
+    h2 = [(F(0.1) * F(i % 13), F(1000) + F(0.01) * F(i % 11)) for i in range(3000)]
+    s, s2 = from_list([100000], h), from_list([3000], h2)
+    add2 = lambda acc, x: vadd(acc, x)  # noqa: E731
+    v2 = reduce_to_value(s2, add2)
+    out.printf("value %.9g view %.9g short %.9g float2 %.9g %.9g\n", reduce_to_value(s, fsum),
+               reduce_to_value(s.domain(17, 1017), fsum), reduce_to_value(s.domain(5, 261), fsum),
+               v2[0], v2[1])
+    m = from_list([6, 5000], h[:30000])
+    rows, blocks, whole = Stream([6, 1]), Stream([2, 5]), Stream([1])
+    reduce_to_stream(m, rows, fsum)
+    reduce_to_stream(m, blocks, fsum)
+    reduce_to_stream(m, whole, fsum)
+    for r in range(6):
+        out.printf("row %d %.9g\n", r, rows.get((r, 0)))
+    for r in range(2):
+        for c in range(5):
+            out.printf("block %d,%d %.9g\n", r, c, blocks.get((r, c)))
+    out.printf("all %.9g\n", whole.get((0,)))
 
 
 @test("s7_reduce_sum_scalar")
