@@ -201,8 +201,12 @@ def main():
                 if rc == 1:
                     stats["errors"] += 1
                 bad = rc < 0 or any(m in err or m in out for m in FAILURE_MARKERS)
-                if not bad and rc == 1 and err and "error:" not in err:
-                    bad = True  # exit 1 without a diagnostic
+                # Exit 1 with text on stderr but no diagnostic is a runtime failure
+                # that forgot its message. A mutant's main may also return 1 after
+                # the front end warned (stderr then holds only warnings): that is
+                # the program's own status, not a failure.
+                if not bad and rc == 1 and err and "error:" not in err and "warning:" not in err:
+                    bad = True
             if bad:
                 failures += 1
                 print(f"FAIL #{n} from {prog} (status {rc})")
