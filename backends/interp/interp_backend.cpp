@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "backends/interp/kernel_loops.hpp"
 #include "interp/interrupt.hpp"
@@ -265,36 +266,32 @@ void InterpBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
         [&](uint8_t* frame) { std::memcpy(acc.data(), frame + acc_off, size); });
   };
 
-  // Folds n operands, which next_operand() yields in order, into acc by the
-  // regrouping rule every backend shares (fold_chunk, backends/plan.hpp).
-  auto fold_operands = [&](int64_t n, auto&& next_operand) {
-    int64_t g = fold_chunk(n);
-    std::vector<std::byte> partials;
-    for (int64_t k = 0; k < n; ++k) {
+  // One pass of the regrouping rule every backend shares (fold_chunk,
+  // backends/plan.hpp): folds m operands, yielded in order by next_operand(),
+  // chunk by chunk, and returns the chunks' results.
+  auto fold_pass = [&](int64_t m, auto&& next_operand) {
+    const int64_t g = fold_chunk(m);
+    std::vector<std::byte> results;
+    for (int64_t k = 0; k < m; ++k) {
       const std::byte* x = next_operand();
       if (k % g == 0)
         std::memcpy(acc.data(), x, size);
       else
         step(x);
-      if (g < n && (k % g == g - 1 || k == n - 1))
-        partials.insert(partials.end(), acc.begin(), acc.end());
+      if (k % g == g - 1 || k == m - 1) results.insert(results.end(), acc.begin(), acc.end());
     }
-    // The chunks' results, folded again by the same rule until one is left.
-    for (int64_t m = static_cast<int64_t>(partials.size() / size); m > 1;) {
-      g = fold_chunk(m);
-      std::vector<std::byte> next;
-      for (int64_t k = 0; k < m; ++k) {
-        const std::byte* x = partials.data() + static_cast<size_t>(k) * size;
-        if (k % g == 0)
-          std::memcpy(acc.data(), x, size);
-        else
-          step(x);
-        if (k % g == g - 1 || k == m - 1) next.insert(next.end(), acc.begin(), acc.end());
-      }
-      partials = std::move(next);
-      m = static_cast<int64_t>(partials.size() /
-                               size);  // acc holds the last chunk's, the whole at m == 1
+    return results;
+  };
+  // Folds n operands into acc: the chunks' results are folded again by the
+  // same rule until one is left.
+  auto fold_operands = [&](int64_t n, auto&& next_operand) {
+    std::vector<std::byte> partials = fold_pass(n, next_operand);
+    for (auto m = static_cast<int64_t>(partials.size() / size); m > 1;
+         m = static_cast<int64_t>(partials.size() / size)) {
+      const std::byte* x = partials.data();
+      partials = fold_pass(m, [&] { return std::exchange(x, x + size); });
     }
+    std::memcpy(acc.data(), partials.data(), size);
   };
 
   Extents in_c = canonical_extents(plan.input.extents);
