@@ -44,6 +44,7 @@ Value* Codegen::libm(std::string_view name, std::vector<Value*> args, llvm::Type
 Value* Codegen::gang_call(std::string_view gang_symbol, Value* x) {
   auto* vt = llvm::cast<llvm::FixedVectorType>(x->getType());
   const unsigned n = vt->getNumElements();
+  ++gang_calls;
   const std::string name = std::string(gang_symbol) + "." + std::to_string(n);
   llvm::Function* h = mod.getFunction(name);
   if (!h) {

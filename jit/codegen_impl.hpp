@@ -98,6 +98,7 @@ class Codegen {
   // form (stdlib/brook_math_gang.cpp), one call per gang.
   llvm::Value* gang_call(std::string_view gang_symbol, llvm::Value* x);
   int libm_calls = 0;  // how many libm() lowerings so far (jit/spmd.cpp picks paths by it)
+  int gang_calls = 0;  // how many gang_call() lowerings so far (jit/spmd.cpp picks widths by it)
   RV printf_call(const ast::CallExpr& e);
 
   // ---- statements (codegen.cpp) ----

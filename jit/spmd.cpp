@@ -29,7 +29,11 @@ namespace {
 // twice the independent chains per iteration and half the loop's scalar
 // work per lane (bench/whole/sgemm.br: 0.32 -> 0.25 s CPU). Other kernels
 // measured slower at 32 (blur3x3, invert_grey, sgm_path: register
-// pressure of the wider lane vectors), so they keep 16.
+// pressure of the wider lane vectors), so they keep 16. Kernels that call a
+// gang form of brook_math.h take 32 too: each call is a round trip through
+// memory and a chain of dependent double operations (about 140 cycles of
+// latency for exp on AVX-512), which twice the lanes per call amortise
+// (bench/whole/black_scholes.br: 15.5 -> 12 ms per launch; 64 lanes: 16 ms).
 constexpr int kWideWidth = 32;
 constexpr int kDefaultWidth = 16;
 }  // namespace
@@ -570,13 +574,13 @@ bool emit_map_spmd(llvm::Module& module, const ast::FuncDecl& kernel, const MapS
       gen.fn->eraseFromParent();
       return false;
     }
-    // A varying accumulator: generate again at the wide width (the varying
-    // set and the masked loops do not depend on the width).
+    // A varying accumulator or a gang-form call: generate again at the wide
+    // width (the varying set and the masked loops do not depend on the width).
     if (width != kWideWidth && !tuning.width) {
-      bool chain = false;
+      bool wide = cg.gang_calls > 0;
       for (const ast::Decl* d : gen.accumulators)
-        for (int k = 0; k < 4; ++k) chain = chain || varying.count({d, k});
-      if (chain) {
+        for (int k = 0; k < 4; ++k) wide = wide || varying.count({d, k});
+      if (wide) {
         gen.fn->eraseFromParent();
         width = kWideWidth;
         continue;
