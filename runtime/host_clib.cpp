@@ -257,7 +257,7 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
       uint64_t a = arg(m, 0).u, b = arg(m, 1).u, n = arg(m, 2).u;
       for (uint64_t i = 0; i < n; ++i) {
         uint8_t x = *m.memory.at(a + i, 1, loc), y = *m.memory.at(b + i, 1, loc);
-        if (x != y) return put<int32_t>(x < y ? -1 : 1);
+        if (x != y) return put<int32_t>(int32_t{x} - int32_t{y});  // glibc's value
         if (x == 0) break;
       }
       return put<int32_t>(0);
@@ -353,7 +353,7 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
           break;
         }
       }
-      return put<int32_t>(r < 0 ? -1 : r > 0 ? 1 : 0);
+      return put<int32_t>(r);  // glibc's value: the difference of the lowered bytes
     }
     case Builtin::strnlen: {
       const uint64_t p = arg(m, 0).u, n = arg(m, 1).u;

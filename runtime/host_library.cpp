@@ -128,16 +128,16 @@ Scalar LibCall::eval(Machine& m) {
     case Builtin::memcmp: {
       uint64_t a = arg(m, 0).u, b = arg(m, 1).u, n = arg(m, 2).u;
       if (!n) return interp::put<int32_t>(0);
-      int r = std::memcmp(m.memory.at(a, n, loc), m.memory.at(b, n, loc), n);
-      return interp::put<int32_t>(r < 0 ? -1 : r > 0 ? 1 : 0);
+      // glibc's value (the difference of the first differing bytes), which
+      // programs that print it compare against.
+      return interp::put<int32_t>(std::memcmp(m.memory.at(a, n, loc), m.memory.at(b, n, loc), n));
     }
     case Builtin::strlen:
       return interp::put<uint64_t>(m.memory.string_length(arg(m, 0).u, loc));
     case Builtin::strcmp: {
       std::string a = m.memory.read_string(arg(m, 0).u, loc);
       std::string b = m.memory.read_string(arg(m, 1).u, loc);
-      int r = std::strcmp(a.c_str(), b.c_str());
-      return interp::put<int32_t>(r < 0 ? -1 : r > 0 ? 1 : 0);
+      return interp::put<int32_t>(std::strcmp(a.c_str(), b.c_str()));  // glibc's value
     }
     case Builtin::strcpy: {
       uint64_t d = arg(m, 0).u;
