@@ -53,8 +53,10 @@ void CxxTypes::define(const Type* t) {
     body += ";\n};\n";
   } else {
     std::string fields;
-    for (const ast::FieldDecl& f : t->decl->fields)
-      fields += "  " + declare(f.type, f.name) + ";\n";
+    for (const ast::FieldDecl& f : t->decl->fields) {
+      const std::string width = f.is_bitfield() ? " : " + std::to_string(f.bit_width) : "";
+      fields += "  " + declare(f.type, f.name) + width + ";\n";
+    }
     body =
         "struct alignas(" + std::to_string(t->align) + ") " + cxx_name + " {\n" + fields + "};\n";
   }

@@ -620,6 +620,10 @@ struct InitBuilder {
     } else if (t->is_struct()) {
       for (auto& f : t->decl->fields) {
         if (i >= list.elems.size()) break;
+        if (f.is_bitfield()) {
+          bitfield(f, off, list, i);
+          continue;
+        }
         place(f.type, off + f.offset, list, i);
       }
     } else if (t->is_vector()) {
@@ -629,6 +633,18 @@ struct InitBuilder {
     } else if (i < list.elems.size()) {
       place(t, off, list, i);
     }
+  }
+  // A bit-field's initialiser is a scalar (in braces or not, C99 6.7.8p11).
+  void bitfield(const ast::FieldDecl& f, uint64_t off, const InitListExpr& list, size_t& i) {
+    const Expr* e = list.elems[i++].get();
+    while (auto* sub = e->as<InitListExpr>()) {
+      if (sub->elems.empty()) return;
+      e = sub->elems[0].get();
+    }
+    InitNode::Item item{off + f.offset, c.convert(c.value(*e), e->type, f.type, e->loc), f.type};
+    item.is_bitfield = true;
+    item.bits = bitfield_spec(f);
+    items.push_back(std::move(item));
   }
   void place(const Type* t, uint64_t off, const InitListExpr& list, size_t& i) {
     const Expr& e = *list.elems[i];

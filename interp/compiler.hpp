@@ -114,6 +114,7 @@ class Compiler {
   NodePtr construct(const ast::ConstructExpr& e);
   NodePtr index(const ast::IndexExpr& e);
   NodePtr member(const ast::MemberExpr& e);
+  NodePtr bitfield_unit(const ast::MemberExpr& e);
   NodePtr swizzle_place(const ast::SwizzleExpr& e);
   NodePtr string_literal(const ast::StringLit& e);
   NodePtr compound_literal(const ast::CompoundLitExpr& e);

@@ -2,6 +2,7 @@
 // types, with conversions, offsets and element sizes fixed here.
 #include <cstring>
 
+#include "interp/bitfield_nodes.hpp"
 #include "interp/builders.hpp"
 #include "interp/compiler.hpp"
 #include "interp/function_pointers.hpp"
@@ -204,7 +205,13 @@ NodePtr Compiler::value(const Expr& e) {
     case ExprKind::Construct: n = construct(*e.as<ConstructExpr>()); break;
     case ExprKind::Cast: n = cast(*e.as<CastExpr>()); break;
     case ExprKind::Index: n = rvalue(e.type, index(*e.as<IndexExpr>())); break;
-    case ExprKind::Member: n = rvalue(e.type, member(*e.as<MemberExpr>())); break;
+    case ExprKind::Member:
+      if (const FieldDecl* bf = bitfield_member(e)) {
+        n = make_bitfield_load(bitfield_unit(*e.as<MemberExpr>()), bitfield_spec(*bf));
+        break;
+      }
+      n = rvalue(e.type, member(*e.as<MemberExpr>()));
+      break;
     case ExprKind::Swizzle: {
       auto* s = e.as<SwizzleExpr>();
       n = make_swizzle(value(*s->base), s->base->type->width(), s->comps, s->count);
@@ -247,7 +254,10 @@ NodePtr Compiler::place(const Expr& e) {
       break;
     }
     case ExprKind::Index: n = index(*e.as<IndexExpr>()); break;
-    case ExprKind::Member: n = member(*e.as<MemberExpr>()); break;
+    case ExprKind::Member:
+      n = bitfield_member(e) ? make_fail(e.loc, "a bit-field has no address")
+                             : member(*e.as<MemberExpr>());
+      break;
     case ExprKind::Swizzle: n = swizzle_place(*e.as<SwizzleExpr>()); break;
     case ExprKind::StringLit: n = string_literal(*e.as<StringLit>()); break;
     case ExprKind::CompoundLit:
@@ -304,6 +314,17 @@ NodePtr Compiler::unary(const UnaryExpr& e) {
       bool post = e.op == UnaryOp::PostInc || e.op == UnaryOp::PostDec;
       if (!(x.type->is_scalar() || x.type->is_pointer())) {
         return make_fail(e.loc, "++/-- on a vector is not supported");
+      }
+      if (const FieldDecl* bf = bitfield_member(x)) {
+        auto ls = std::make_unique<Slot>();
+        auto rs = std::make_unique<Slot>();
+        Slot* l = ls.get();
+        Slot* r = rs.get();
+        r->value.i = 1;
+        NodePtr tree = make_arith(inc ? BinaryOp::Add : BinaryOp::Sub, scalar_kind(x.type),
+                                  std::move(ls), std::move(rs), e.loc);
+        return make_bitfield_update(bitfield_unit(*x.as<MemberExpr>()), bitfield_spec(*bf), nullptr,
+                                    l, r, std::move(tree), post);
       }
       int64_t step = x.type->is_pointer() ? static_cast<int64_t>(pointee_size(x.type)) : 1;
       return make_incdec(x.type, inc, post, place(x), step);
@@ -390,8 +411,12 @@ NodePtr Compiler::assign(const AssignExpr& e) {
   if (sw) {
     for (uint8_t i = 1; i < sw->count; ++i) scattered |= sw->comps[i] != sw->comps[0] + i;
   }
+  const FieldDecl* bf = bitfield_member(lhs);
   if (!e.op) {
     NodePtr rhs = convert(value(*e.rhs), e.rhs->type, t, e.loc);
+    if (bf)
+      return make_bitfield_assign(bitfield_unit(*lhs.as<MemberExpr>()), bitfield_spec(*bf),
+                                  std::move(rhs));
     if (scattered) {
       return make_swizzle_assign(sw->base->type, place(*sw->base), sw->comps, sw->count, std::move(rhs));
     }
@@ -401,7 +426,7 @@ NodePtr Compiler::assign(const AssignExpr& e) {
   }
   const Type* op_type = e.op_type ? e.op_type : t;
   const Type* rt = e.rhs->type;
-  if (t == op_type && rt == op_type && t->is_scalar()) {
+  if (t == op_type && rt == op_type && t->is_scalar() && !bf) {
     if (NodePtr n = make_compound_simple(*e.op, scalar_kind(t), place(lhs), value(*e.rhs))) return n;
   }
   auto lslot_owned = std::make_unique<Slot>();
@@ -416,6 +441,10 @@ NodePtr Compiler::assign(const AssignExpr& e) {
     NodePtr l = convert(std::move(lslot_owned), t, op_type, e.loc);
     tree = binary_nodes(*e.op, op_type, std::move(l), rt, std::move(rslot_owned), op_type, e.loc);
     tree = convert(std::move(tree), op_type, t, e.loc);
+  }
+  if (bf) {
+    return make_bitfield_update(bitfield_unit(*lhs.as<MemberExpr>()), bitfield_spec(*bf),
+                                value(*e.rhs), ls, rs, std::move(tree), false);
   }
   if (scattered) {
     return make_swizzle_compound(sw->base->type, place(*sw->base), sw->comps, sw->count,
@@ -579,6 +608,14 @@ NodePtr Compiler::member(const MemberExpr& e) {
   uint64_t off = st->decl->fields[fi].offset;
   if (e.arrow) return make_arrow(value(*e.base), off, e.type->size, e.loc);
   return make_member(place(*e.base), off);
+}
+
+// The storage unit of the bit-field `e` names: its type's bytes at its offset.
+NodePtr Compiler::bitfield_unit(const MemberExpr& e) {
+  const Type* st = e.arrow ? e.base->type->elem : e.base->type;
+  const FieldDecl& f = st->decl->fields[static_cast<size_t>(e.field_index)];
+  if (e.arrow) return make_arrow(value(*e.base), f.offset, f.type->size, e.loc);
+  return make_member(place(*e.base), f.offset);
 }
 
 NodePtr Compiler::swizzle_place(const SwizzleExpr& e) {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "interp/bitfield_nodes.hpp"
 #include "interp/builders.hpp"
 #include "interp/compiler.hpp"
 #include "interp/varargs.hpp"
@@ -201,13 +202,18 @@ struct InitNode : StmtNode {
     uint64_t offset;
     NodePtr e;
     const Type* type;
+    bool is_bitfield = false;  // then `bits` says where in the unit at `offset`
+    BitfieldSpec bits{};
   };
   std::vector<Item> items;
   Flow exec(Machine& m) override {
     std::memset(place->raw(m, true), 0, size);
     for (Item& it : items) {
       const Type* t = it.type;
-      if (t->is_vector()) {
+      if (it.is_bitfield) {
+        const int64_t v = it.e->eval(m).i;
+        it.bits.write(place->raw(m, true) + it.offset, v);
+      } else if (t->is_vector()) {
         Vec v;
         it.e->eval_vec(m, v);
         store_vec(t, place->raw(m, true) + it.offset, v);

@@ -26,4 +26,15 @@ const char* spelling(BinaryOp op) {
   return "?";
 }
 
+const FieldDecl* bitfield_member(const Expr& e) {
+  auto* m = e.as<MemberExpr>();
+  if (!m || m->field_index < 0 || !m->base || !m->base->type) return nullptr;
+  const Type* st = m->arrow ? m->base->type->elem : m->base->type;
+  if (!st || !st->is_struct() || !st->decl) return nullptr;
+  const auto& fields = st->decl->fields;
+  if (static_cast<size_t>(m->field_index) >= fields.size()) return nullptr;
+  const FieldDecl& f = fields[static_cast<size_t>(m->field_index)];
+  return f.is_bitfield() ? &f : nullptr;
+}
+
 }  // namespace brook::ast

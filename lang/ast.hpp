@@ -465,7 +465,15 @@ struct FieldDecl {
   bool anonymous = false;
   TypeSyntax type_syntax;
   const Type* type = nullptr;  // set by sema
-  uint64_t offset = 0;         // set by sema
+  uint64_t offset = 0;         // set by sema; a bit-field's: its storage unit's
+  // A bit-field (`unsigned flags : 3;`, C99 6.7.2.1): the width as written,
+  // and from sema its width and its first bit in the storage unit of
+  // type->size bytes at `offset` (x86-64 SysV layout, as gcc lays it out).
+  // An unnamed bit-field has an empty name and is never initialised.
+  ExprPtr bit_width_expr;
+  int bit_width = -1;  // -1: not a bit-field
+  uint32_t bit_offset = 0;
+  bool is_bitfield() const { return bit_width_expr != nullptr; }
 };
 struct StructDecl : DeclOf<DeclKind::Struct> {
   using DeclOf::DeclOf;  // name may be empty (anonymous struct in a typedef)
@@ -479,6 +487,9 @@ struct StructDecl : DeclOf<DeclKind::Struct> {
     return -1;
   }
 };
+
+// The bit-field a member expression names (checked by sema), or null.
+const FieldDecl* bitfield_member(const Expr& e);
 
 struct TypedefDecl : DeclOf<DeclKind::Typedef> {
   using DeclOf::DeclOf;

@@ -389,7 +389,12 @@ class Dumper {
         if (!s.is_definition) text += " forward";
         line(depth, text, nullptr, d.loc);
         for (const FieldDecl& f : s.fields) {
-          line(c, "Field " + f.name + " : " + (f.type ? f.type->name() : syntax_spelling(f.type_syntax)),
+          std::string bits;
+          if (f.is_bitfield())
+            bits = " bits " + (f.bit_width >= 0 ? std::to_string(f.bit_width) : std::string("?"));
+          line(c,
+               "Field " + f.name + " : " +
+                   (f.type ? f.type->name() : syntax_spelling(f.type_syntax)) + bits,
                nullptr, f.loc);
           dims(c + 1, f.type_syntax);
         }

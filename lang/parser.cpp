@@ -624,7 +624,9 @@ void Parser::parse_struct_body(StructDecl& sd, std::vector<DeclPtr>* defs) {
           while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {
           }
         }
-        if (at_paren_declarator()) {
+        if (at(Tok::colon) && field.type_syntax.pointer_depth == 0) {
+          field.loc = tok().loc;  // an unnamed bit-field: `int : 3;`, `unsigned : 0;`
+        } else if (at_paren_declarator()) {
           SourceLoc at = tok().loc;
           const Token* name = parse_paren_declarator(field.type_syntax);
           if (!name) fail(at, "expected a field name");
@@ -636,6 +638,7 @@ void Parser::parse_struct_body(StructDecl& sd, std::vector<DeclPtr>* defs) {
           field.name = take_name().text;
           parse_array_dims(field.type_syntax);
         }
+        if (accept(Tok::colon)) field.bit_width_expr = parse_conditional();
         sd.fields.push_back(std::move(field));
       } while (accept(Tok::comma));
       expect_semi("struct field");

@@ -280,7 +280,16 @@ const Type* Sema::Impl::check_member(ExprPtr& e) {
   }
   m->field_index = index;
   m->is_lvalue = m->arrow || m->base->is_lvalue;
-  const Type* ft = bt->decl->fields[static_cast<size_t>(index)].type;
+  const FieldDecl& fd = bt->decl->fields[static_cast<size_t>(index)];
+  const Type* ft = fd.type;
+  if (ft && fd.is_bitfield() && ft->is_integer()) {
+    // A bit-field's value is promoted as gcc promotes it: narrower than int,
+    // it is an int; 32 bits wide, its own int type; wider, its long type.
+    if (fd.bit_width < 32)
+      ft = types.int_type();
+    else if (fd.bit_width == 32)
+      ft = types.scalar(ft->is_signed() ? TypeKind::Int : TypeKind::UInt);
+  }
   return finish(ft ? ft : err());
 }
 

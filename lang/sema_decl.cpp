@@ -113,6 +113,60 @@ bool Sema::Impl::library_struct(StructDecl& sd) {
   return false;
 }
 
+// A bit-field (C99 6.7.2.1p10) at bit `bits` of the struct: it shares the
+// storage unit of its type (type->size bytes, aligned to it) with the
+// bit-fields before it unless it would cross that unit's end; width 0 moves to
+// the next unit. A named bit-field aligns the struct as its type does; an
+// unnamed one does not (x86-64 SysV, as gcc does it).
+void Sema::Impl::lay_out_bitfield(FieldDecl& f, bool in_union, uint64_t& bits, uint64_t& size,
+                                  uint64_t& align) {
+  const Type* t = f.type;
+  const std::string what = f.name.empty() ? "an unnamed bit-field" : "bit-field '" + f.name + "'";
+  f.bit_width = 0;
+  if (t->is_error()) return;
+  if (!t->is_integer()) {
+    error(f.loc, what + " has type " + quoted(t) + "; a bit-field needs an integer type");
+    f.type = err();
+    return;
+  }
+  const Type* wt = check_value(f.bit_width_expr);
+  if (wt->is_error()) return;
+  std::optional<int64_t> w = wt->is_integer() ? fold(*f.bit_width_expr) : std::nullopt;
+  const int64_t unit_bits = static_cast<int64_t>(t->size * 8);
+  if (!w) {
+    error(f.bit_width_expr->loc, "the width of " + what + " must be an integer constant");
+    return;
+  }
+  if (*w < 0 || *w > unit_bits) {
+    error(f.bit_width_expr->loc, "the width of " + what + " (" + std::to_string(*w) +
+                                     ") must be between 0 and " + std::to_string(unit_bits) +
+                                     ", the bits of " + quoted(t));
+    return;
+  }
+  if (*w == 0 && !f.name.empty()) {
+    error(f.bit_width_expr->loc, "named " + what + " has zero width");
+    return;
+  }
+  f.bit_width = static_cast<int>(*w);
+  const uint64_t unit = static_cast<uint64_t>(unit_bits);
+  if (!f.name.empty()) align = std::max(align, t->align);
+  if (in_union) {
+    f.offset = 0;
+    f.bit_offset = 0;
+    size = std::max(size, (static_cast<uint64_t>(*w) + 7) / 8);
+    return;
+  }
+  if (*w == 0) {
+    bits = (bits + unit - 1) / unit * unit;
+    return;
+  }
+  if (bits / unit != (bits + static_cast<uint64_t>(*w) - 1) / unit)
+    bits = (bits + unit - 1) / unit * unit;
+  f.offset = bits / unit * t->size;
+  f.bit_offset = static_cast<uint32_t>(bits % unit);
+  bits += static_cast<uint64_t>(*w);
+}
+
 const Type* Sema::Impl::apply_dims(TypeSyntax& ts, const Type* t, bool allow_unsized_outer) {
   // int a[2][3]: dims {2, 3}; the type is array(array(int, 3), 2).
   for (size_t i = ts.array_dims.size(); i-- > 0;) {
@@ -252,35 +306,41 @@ void Sema::Impl::define_struct(StructDecl& sd) {
   } else {
     sd.type = target->type;
   }
-  uint64_t offset = 0, align = 1;
+  // The layout in bits, so that bit-fields pack as gcc packs them on x86-64.
+  uint64_t bits = 0, size = 0, align = 1;
   for (size_t i = 0; i < target->fields.size(); ++i) {
     FieldDecl& f = target->fields[i];
-    for (size_t j = 0; j < i; ++j) {
+    for (size_t j = 0; j < i && !f.name.empty(); ++j) {
       if (target->fields[j].name == f.name) {
         error(f.loc, "duplicate member '" + f.name + "'");
         break;
       }
     }
     const Type* t = resolve_type(f.type_syntax, true);
+    const std::string what = f.name.empty() ? "an unnamed bit-field" : "member '" + f.name + "'";
     if (t && (t->is_void() || t->is_function() || (t->is_array() && t->count == 0))) {
-      error(f.loc, "member '" + f.name + "' has invalid type " + quoted(t));
+      error(f.loc, what + " has invalid type " + quoted(t));
       t = nullptr;
     } else if (t && t->is_struct() && (!t->decl->is_definition || t == target->type)) {
-      error(f.loc, "member '" + f.name + "' has incomplete type " + quoted(t));
+      error(f.loc, what + " has incomplete type " + quoted(t));
       t = nullptr;
     }
     f.type = t ? t : err();
+    if (f.is_bitfield()) {
+      lay_out_bitfield(f, target->is_union, bits, size, align);
+      continue;
+    }
     uint64_t a = std::max<uint64_t>(f.type->align, 1);
     align = std::max(align, a);
     if (target->is_union) {  // every member at offset 0 (C99 6.7.2.1p14)
       f.offset = 0;
-      offset = std::max(offset, f.type->size);
+      size = std::max(size, f.type->size);
       continue;
     }
-    offset = (offset + a - 1) / a * a;
-    f.offset = offset;
-    offset += f.type->size;
+    f.offset = ((bits + 7) / 8 + a - 1) / a * a;
+    bits = (f.offset + f.type->size) * 8;
   }
+  uint64_t offset = std::max(size, (bits + 7) / 8);
   offset = (offset + align - 1) / align * align;
   types.complete_struct(target->type, offset, align);
   // The members of an anonymous member are members of this struct (C11
@@ -324,16 +384,18 @@ void Sema::Impl::define_enum(EnumDecl& ed) {
 
 bool Sema::Impl::is_stream_element(const Type* t) const {
   return t->is_scalar() || t->is_vector() ||
-         (t->is_struct() && t->decl->is_definition && !contains_union(t));
+         (t->is_struct() && t->decl->is_definition && !host_only_part(t));
 }
 
-bool Sema::Impl::contains_union(const Type* t) {
+const char* Sema::Impl::host_only_part(const Type* t) {
   while (t->is_array()) t = t->elem;
-  if (!t->is_struct()) return false;
-  if (t->decl->is_union) return true;
-  for (const FieldDecl& f : t->decl->fields)
-    if (f.type && contains_union(f.type)) return true;
-  return false;
+  if (!t->is_struct()) return nullptr;
+  if (t->decl->is_union) return "union";
+  for (const FieldDecl& f : t->decl->fields) {
+    if (f.is_bitfield()) return "bit-field";
+    if (const char* part = f.type ? host_only_part(f.type) : nullptr) return part;
+  }
+  return nullptr;
 }
 
 void Sema::Impl::check_decl_stmt(DeclStmt& ds) {
@@ -385,9 +447,11 @@ void Sema::Impl::check_var(VarDecl& v) {
     error(v.loc, "pointers are not allowed in kernels");
     t = nullptr;
   }
-  if (t && in_kernel() && contains_union(t)) {
-    // Kernels keep values in registers on every backend; a union's shared bytes are host memory.
-    error(v.loc, "unions are host-only: kernel variable '" + v.name + "' has type " + quoted(t));
+  if (const char* part = t && in_kernel() ? host_only_part(t) : nullptr) {
+    // Kernels keep values in registers on every backend; a union's shared
+    // bytes and a bit-field's storage unit are host memory.
+    error(v.loc, std::string(part) + "s are host-only: kernel variable '" + v.name + "' has type " +
+                     quoted(t));
     t = nullptr;
   }
   if (t && t->is_void()) {
@@ -487,9 +551,11 @@ void Sema::Impl::check_stream_var(VarDecl& v) {
     ok = false;
   }
   if (ok && !is_stream_element(elem)) {
-    error(v.loc, contains_union(elem)
-                     ? "stream element type " + quoted(elem) + " holds a union; unions are host-only"
-                     : "stream element type must be a scalar, vector or struct, not " + quoted(elem));
+    const char* part = host_only_part(elem);
+    error(v.loc,
+          part ? "stream element type " + quoted(elem) + " holds a " + part + "; " + part +
+                     "s are host-only"
+               : "stream element type must be a scalar, vector or struct, not " + quoted(elem));
     ok = false;
   }
   size_t rank = v.extents.size();
@@ -621,8 +687,9 @@ bool Sema::Impl::check_params(FuncDecl& f) {
         } else if (t && !is_stream_element(t)) {
           if (t->is_pointer())
             error(p.loc, "pointers are not allowed in kernels");
-          else if (contains_union(t))
-            error(p.loc, "stream element type " + quoted(t) + " holds a union; unions are host-only");
+          else if (const char* part = host_only_part(t))
+            error(p.loc, "stream element type " + quoted(t) + " holds a " + part + "; " + part +
+                             "s are host-only");
           else
             error(p.loc,
                   "stream element type must be a scalar, vector or struct, not " + quoted(t));
@@ -634,8 +701,10 @@ bool Sema::Impl::check_params(FuncDecl& f) {
       error(p.type_syntax.loc, "pointers are not allowed in kernels");
       t = nullptr;
     }
-    if (t && kernelish && contains_union(t->is_stream() ? t->elem : t)) {
-      error(p.loc, "unions are host-only: parameter '" + p.name + "' has type " + quoted(t));
+    if (const char* part =
+            t && kernelish ? host_only_part(t->is_stream() ? t->elem : t) : nullptr) {
+      error(p.loc, std::string(part) + "s are host-only: parameter '" + p.name + "' has type " +
+                       quoted(t));
       t = nullptr;
     }
     if (t && t->is_void()) {

@@ -226,6 +226,10 @@ const Type* Sema::Impl::check_unary(UnaryExpr& u) {
         error(u.loc, "cannot take the address of a value that is not stored in a variable");
         return err();
       }
+      if (const FieldDecl* bf = bitfield_member(*u.operand)) {
+        error(u.loc, "cannot take the address of bit-field '" + bf->name + "'");
+        return err();
+      }
       return types.pointer(t);
     }
     case UnaryOp::Deref: {
@@ -651,6 +655,10 @@ const Type* Sema::Impl::check_sizeof(SizeofExpr& s) {
   } else {
     t = check_expr(s.operand);
     if (t->is_error()) return err();
+    if (const FieldDecl* bf = bitfield_member(*s.operand)) {
+      error(s.loc, "cannot take the size of bit-field '" + bf->name + "'");
+      return err();
+    }
   }
   if (t->is_stream() || t->is_void() || t->is_function() ||
       (t->is_struct() && !t->decl->is_definition) || (t->is_array() && t->count == 0)) {

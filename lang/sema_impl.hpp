@@ -101,6 +101,8 @@ struct Sema::Impl {
   // The function or array type of a parenthesised declarator around `inner`.
   const Type* resolve_paren(ast::TypeSyntax& ts, const Type* inner);
   const Type* apply_dims(ast::TypeSyntax& ts, const Type* base, bool allow_unsized_outer);
+  void lay_out_bitfield(ast::FieldDecl& f, bool in_union, uint64_t& bits, uint64_t& size,
+                        uint64_t& align);
   void define_struct(ast::StructDecl& sd);
   void define_enum(ast::EnumDecl& ed);
   void check_decl_stmt(ast::DeclStmt& ds);
@@ -117,7 +119,8 @@ struct Sema::Impl {
   void check_main_signature(ast::FuncDecl& f);
   bool same_signature(const ast::FuncDecl& a, const ast::FuncDecl& b) const;
   bool is_stream_element(const Type* t) const;
-  static bool contains_union(const Type* t);  // a union, or an aggregate holding one
+  // "union" or "bit-field" when t is or holds one (host-only parts), else null.
+  static const char* host_only_part(const Type* t);
 
   // ---- initialisers (sema_init.cpp)
   // Checks `init` against `type`; returns the type with an unsized outer

@@ -115,6 +115,17 @@ const Type* Sema::Impl::check_initializer(ExprPtr& init, const Type* type) {
       error(init->loc, "cannot initialise incomplete type " + quoted(type));
       return err();
     }
+    if (type->is_struct() && !type->decl->is_union) {
+      // C skips unnamed bit-fields when it pairs initialisers with members;
+      // brook's pairing does not yet, so say so rather than pair them wrongly.
+      for (const FieldDecl& f : type->decl->fields)
+        if (f.is_bitfield() && f.name.empty()) {
+          error(init->loc, "a braced initialiser of " + quoted(type) +
+                               ", which has an unnamed bit-field, is not supported; assign "
+                               "its members instead");
+          return err();
+        }
+    }
     if (is_char_array(type) && list->elems.size() == 1 && list->designators.empty() &&
         list->elems[0]->kind == ExprKind::StringLit) {
       // `char s[] = {"abc"};`: the braces may surround the string (C99 6.7.8p14).

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "interp/bitfield_nodes.hpp"
 #include "lang/ast.hpp"
 #include "lang/scalar_visit.hpp"
 
@@ -135,8 +136,14 @@ std::string format_value(const Type* t, const uint8_t* p, interp::Memory& memory
     std::string out = "{";
     bool first = true;
     for (const ast::FieldDecl& f : t->decl->fields) {
+      if (f.is_bitfield() && f.name.empty()) continue;  // padding
       if (!first) out += ", ";
       first = false;
+      if (f.is_bitfield()) {
+        const int64_t v = interp::bitfield_spec(f).read(p + f.offset);
+        out += "." + f.name + " = " + std::to_string(v);
+        continue;
+      }
       out += "." + f.name + " = " + format_value(f.type, p + f.offset, memory);
     }
     return out + "}";
