@@ -76,7 +76,7 @@ void PointerCallNode::call(Machine& m, uint8_t* dest) {
       varargs.hold(block);
       store_as<uint64_t>(frame + f->va_offset, block);
     }
-    for (size_t i = 0; i < args.size(); ++i) {
+    for (size_t i = args.size(); i-- > 0;) {  // last first, as CallNode::store_args
       Arg& a = args[i];
       if (i >= f->param_offsets.size()) {
         // Extra arguments to a no-prototype function: evaluated for effects.

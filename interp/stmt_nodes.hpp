@@ -256,8 +256,11 @@ struct CallNode : Node {
   std::vector<VarArg> extras;
   uint32_t result_temp = 0;  // aggregate results
   uint64_t result_size = 0;
+  // Last argument first, as gcc evaluates them on x86-64 (C leaves the order
+  // unspecified; programs that print `f(), f()` expect gcc's).
   void store_args(Machine& m, uint8_t* frame) {
-    for (Arg& a : args) {
+    for (auto it = args.rbegin(); it != args.rend(); ++it) {
+      Arg& a = *it;
       if (a.store) {
         a.store(frame + a.offset, a.e->eval(m));
       } else if (a.type->is_vector()) {

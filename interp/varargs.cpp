@@ -119,8 +119,9 @@ bool is_record(uint64_t ap, const uint8_t* rec) {
 uint64_t store_varargs(Machine& m, std::span<const VarArg> extras, SourceLoc loc) {
   // Evaluated before the object exists, so an argument that is itself a
   // variadic call cannot see it.
+  // Last first, as gcc evaluates arguments (CallNode::store_args).
   std::vector<uint8_t> bytes((extras.size() + 1) * kVarArgRecordSize, 0);
-  for (size_t i = 0; i < extras.size(); ++i)
+  for (size_t i = extras.size(); i-- > 0;)
     encode(vararg_value(extras[i].type, extras[i].e->eval(m)),
            bytes.data() + i * kVarArgRecordSize);
   store_as<uint64_t>(bytes.data() + extras.size() * kVarArgRecordSize + kValueOffset,

@@ -54,16 +54,18 @@ struct LibCall : Node {
     // Messages count the variadic function's '...' arguments from 1.
     return format_values(m, fmt_ptr, interp::load_varargs(m, arg(m, ap_index).u, loc), 1);
   }
+  // Evaluated last first, as gcc evaluates arguments (CallNode::store_args).
   std::vector<FormatArg> values_from(Machine& m, size_t first) {
-    std::vector<FormatArg> values;
     for (size_t i = first; i < args.size(); ++i) {
       const Type* t = types[i];
       if (t->is_vector() || t->is_struct()) {
         throw RuntimeError{loc, "argument " + std::to_string(i + 1) + " of '" + call->callee +
                                     "' cannot be a '" + t->name() + "'"};
       }
-      values.push_back(interp::vararg_value(t, args[i]->eval(m)));
     }
+    std::vector<FormatArg> values(args.size() > first ? args.size() - first : 0);
+    for (size_t i = args.size(); i-- > first;)
+      values[i - first] = interp::vararg_value(types[i], args[i]->eval(m));
     return values;
   }
   std::string format_values(Machine& m, uint64_t fmt_ptr, const std::vector<FormatArg>& values,
