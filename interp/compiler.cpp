@@ -621,7 +621,8 @@ struct InitBuilder {
       for (auto& f : t->decl->fields) {
         if (i >= list.elems.size()) break;
         if (f.is_bitfield()) {
-          bitfield(f, off, list, i);
+          if (!f.name.empty())
+            bitfield(f, off, list, i);  // unnamed ones are no members (C99 6.7.8p9)
           continue;
         }
         place(f.type, off + f.offset, list, i);

@@ -24,11 +24,27 @@ bool is_char_array(const Type* t) {
 
 // Members of an aggregate in order; 0 count = unsized array (unbounded). A
 // union's list initialises one member.
+// An unnamed bit-field is no member for initialisation (C99 6.7.8p9): the
+// k-th member of a struct's list is its k-th field that is not one.
+bool initialisable(const FieldDecl& f) {
+  return !(f.is_bitfield() && f.name.empty());
+}
+
 size_t member_count(const Type* t) {
   if (t->is_array()) return t->count;
   if (t->is_vector()) return t->count;
   if (t->decl->is_union) return t->decl->fields.empty() ? 0 : 1;
-  return t->decl->fields.size();
+  size_t n = 0;
+  for (const FieldDecl& f : t->decl->fields) n += initialisable(f);
+  return n;
+}
+
+// The field of a struct's k-th member (see initialisable), or of a union's k-th.
+const FieldDecl& member_field(const Type* t, size_t k) {
+  if (t->decl->is_union) return t->decl->fields[k];
+  for (const FieldDecl& f : t->decl->fields)
+    if (initialisable(f) && k-- == 0) return f;
+  return t->decl->fields[k];  // not reached: callers stay below member_count
 }
 
 // Sets Sema::Impl::designated_elems for one list and restores it on every exit.
@@ -45,7 +61,7 @@ struct Restore {
 
 const Type* member_type(const Type* t, size_t i) {
   if (t->is_array() || t->is_vector()) return t->elem;
-  const Type* ft = t->decl->fields[i].type;
+  const Type* ft = member_field(t, i).type;
   return ft ? ft : nullptr;
 }
 
@@ -114,17 +130,6 @@ const Type* Sema::Impl::check_initializer(ExprPtr& init, const Type* type) {
     if (type->is_struct() && !type->decl->is_definition) {
       error(init->loc, "cannot initialise incomplete type " + quoted(type));
       return err();
-    }
-    if (type->is_struct() && !type->decl->is_union) {
-      // C skips unnamed bit-fields when it pairs initialisers with members;
-      // brook's pairing does not yet, so say so rather than pair them wrongly.
-      for (const FieldDecl& f : type->decl->fields)
-        if (f.is_bitfield() && f.name.empty()) {
-          error(init->loc, "a braced initialiser of " + quoted(type) +
-                               ", which has an unnamed bit-field, is not supported; assign "
-                               "its members instead");
-          return err();
-        }
     }
     if (is_char_array(type) && list->elems.size() == 1 && list->designators.empty() &&
         list->elems[0]->kind == ExprKind::StringLit) {
@@ -278,8 +283,13 @@ std::optional<size_t> Sema::Impl::designator_index(Designator& d, const Type* ty
                        ", which has no members");
     else if (f < 0)
       error(d.loc, quoted(type) + " has no member named '" + d.field + "'");
-    else
+    else if (type->decl->is_union)
       return static_cast<size_t>(f);
+    else {
+      size_t k = 0;  // its position among the members a list initialises
+      for (int i = 0; i < f; ++i) k += initialisable(type->decl->fields[static_cast<size_t>(i)]);
+      return k;
+    }
     return std::nullopt;
   }
   if (!type->is_array()) {
