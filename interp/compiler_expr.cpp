@@ -591,6 +591,12 @@ NodePtr Compiler::construct(const ConstructExpr& e) {
 NodePtr Compiler::index(const IndexExpr& e) {
   const Expr* base = e.base.get();
   if (auto* c = base->as<CastExpr>(); c && c->cast == CastKind::ArrayDecay) base = c->operand.get();
+  if (base->type->is_array() && base->type->count == 0) {
+    // A flexible array member: its elements are checked against the object
+    // that holds it (malloc'd with room for them), not against a count.
+    return make_pointer_index(e.type->size ? e.type->size : 1, make_addr_of(place(*base)),
+                              value(*e.index), e.loc);
+  }
   if (base->type->is_array()) {
     return make_array_index(base->type, place(*base), value(*e.index), e.loc);
   }

@@ -585,6 +585,11 @@ void Parser::parse_function_suffix(ParenDeclarator& pd) {
 void Parser::parse_array_dims(TypeSyntax& ts) {
   while (at(Tok::l_square)) {
     advance();
+    // `int a[static 3]`, `int a[const]` (C99 6.7.5.3p7): a parameter's array
+    // is a pointer anyway; the promises change nothing brook checks.
+    if (ts.array_dims.empty())
+      while (accept(Tok::kw_static) || accept(Tok::kw_const) || accept(Tok::kw_volatile)) {
+      }
     if (accept(Tok::r_square)) {
       ts.array_dims.push_back(nullptr);
       continue;

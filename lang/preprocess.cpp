@@ -3,6 +3,7 @@
 #include "lang/preprocess.hpp"
 
 #include <algorithm>
+#include <ctime>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -410,6 +411,7 @@ class Preprocessor {
       for (std::string_view def : kPredefined) define_from_text(std::string(def));
       expander_.macros()["__FILE__"] = Macro{MacroKind::file_name, {}, false, {}, {}};
       expander_.macros()["__LINE__"] = Macro{MacroKind::line_number, {}, false, {}, {}};
+      define_date_and_time();
       apply_command_line();
     }
     Token eof = process_file(file, 0);
@@ -432,6 +434,19 @@ class Preprocessor {
       }
       define_from_text(name + " " + value);
     }
+  }
+
+  // __DATE__ ("Dec  3 2026") and __TIME__ ("10:59:01"): when the
+  // translation started, in local time, as gcc spells them (C99 6.10.8).
+  void define_date_and_time() {
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char date[32], clock[32];
+    std::strftime(date, sizeof date, "%b %e %Y", &local);
+    std::strftime(clock, sizeof clock, "%H:%M:%S", &local);
+    define_from_text(std::string("__DATE__ \"") + date + "\"");
+    define_from_text(std::string("__TIME__ \"") + clock + "\"");
   }
 
   void define_from_text(const std::string& text) {

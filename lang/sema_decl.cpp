@@ -318,7 +318,17 @@ void Sema::Impl::define_struct(StructDecl& sd) {
     }
     const Type* t = resolve_type(f.type_syntax, true);
     const std::string what = f.name.empty() ? "an unnamed bit-field" : "member '" + f.name + "'";
-    if (t && (t->is_void() || t->is_function() || (t->is_array() && t->count == 0))) {
+    // A flexible array member (C99 6.7.2.1p16): the last member of a struct
+    // with others, `char data[];`, of size 0; it indexes the memory after it.
+    const bool flexible = t && t->is_array() && t->count == 0 && !target->is_union &&
+                          i + 1 == target->fields.size() && i > 0 && !f.is_bitfield();
+    if (t && t->is_array() && t->count == 0 && !flexible) {
+      error(f.loc, what +
+                       " has no size: only the last member of a struct with other members may be "
+                       "a flexible array ('" +
+                       t->elem->name() + " " + f.name + "[];')");
+      t = nullptr;
+    } else if (t && (t->is_void() || t->is_function())) {
       error(f.loc, what + " has invalid type " + quoted(t));
       t = nullptr;
     } else if (t && t->is_struct() && (!t->decl->is_definition || t == target->type)) {
