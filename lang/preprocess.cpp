@@ -28,6 +28,10 @@ constexpr size_t kMaxIncludes = 10'000;
 
 constexpr std::string_view kPredefined[] = {
     "__BROOK__ 1",
+    // C99 6.10.8: host code is C99 (LANGUAGE.md §9).
+    "__STDC__ 1",
+    "__STDC_VERSION__ 199901L",
+    "__STDC_HOSTED__ 1",
     // C99's `restrict` and `_Bool`, C11's `_Noreturn`, and GCC's spellings of
     // them and of attributes (no effect on what a program computes).
     "restrict",
@@ -511,8 +515,36 @@ class Preprocessor {
     if (pending.empty()) return;
     std::vector<Token> expanded = expander_.expand(pending);
     pending.clear();
-    result_.tokens.insert(result_.tokens.end(), std::make_move_iterator(expanded.begin()),
-                          std::make_move_iterator(expanded.end()));
+    for (size_t i = 0; i < expanded.size(); ++i) {
+      // `_Pragma("text")` (C99 6.10.9), after expansion: the directive
+      // `#pragma text`, leaving no tokens behind.
+      if (expanded[i].text == "_Pragma" && i + 3 < expanded.size() && expanded[i + 1].text == "(" &&
+          expanded[i + 2].kind == Tok::string_literal && expanded[i + 3].text == ")") {
+        pragma_operator(expanded[i], expanded[i + 2]);
+        i += 3;
+        continue;
+      }
+      if (expanded[i].text == "_Pragma") {
+        diags_.error(expanded[i].loc, "'_Pragma' needs one string literal in parentheses");
+        // Drop its parenthesised operand too, so that no second error follows.
+        if (i + 1 < expanded.size() && expanded[i + 1].text == "(") {
+          int depth = 0;
+          for (++i; i < expanded.size(); ++i) {
+            if (expanded[i].text == "(") ++depth;
+            if (expanded[i].text == ")" && --depth == 0) break;
+          }
+        }
+        continue;
+      }
+      result_.tokens.push_back(std::move(expanded[i]));
+    }
+  }
+
+  void pragma_operator(const Token& op, const Token& literal) {
+    const std::string& text = literal.str_value;  // destringized
+    std::vector<Token> toks = lex_fragment(text, literal.loc, diags_);
+    while (!toks.empty() && toks.back().kind == Tok::eof) toks.pop_back();
+    pragma(toks, op.loc, op.loc.file);
   }
 
   void directive(std::span<const Token> line, uint32_t file, int depth,
@@ -798,6 +830,10 @@ class Preprocessor {
       result_.pragmas.push_back(Pragma{loc, std::move(words)});
       return;
     }
+    // The compilers' own namespaces, which gcc does not warn about either
+    // (`GCC diagnostic`, `clang loop`, `STDC FP_CONTRACT`). OpenMP's still
+    // warn: the loop they mark runs on one thread.
+    if (words[0] == "GCC" || words[0] == "clang" || words[0] == "STDC") return;
     diags_.warning(args[0].loc, "unknown pragma '" + spelled(args) + "' ignored");
   }
 

@@ -319,6 +319,14 @@ TEST_CASE("preprocess: pragmas") {
   CHECK(p->first(Severity::warning) == "unknown pragma 'omp parallel' ignored");
   CHECK_FALSE(p->has_errors());
   CHECK(p->text() == "x");
+  // _Pragma is the directive; the compilers' own pragmas pass in silence.
+  p =
+      pp("a _Pragma(\"brook fp_relaxed\") b\n#pragma GCC diagnostic push\n_Pragma(\"STDC "
+         "FP_CONTRACT OFF\")\n");
+  REQUIRE(p->pragmas.size() == 1);
+  CHECK(p->pragmas[0].words == std::vector<std::string>{"brook", "fp_relaxed"});
+  CHECK(p->first(Severity::warning).empty());
+  CHECK(p->text() == "a b");
 }
 
 TEST_CASE("preprocess: predefined macros") {
