@@ -448,6 +448,16 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
       return put<int32_t>(0);
     case Builtin::getpid:
       return put<int32_t>(static_cast<int32_t>(::getpid()));
+    case Builtin::system: {
+      // C's system(): the shell runs the command on the process's own
+      // descriptors. stdout is not flushed first, as C does not: a program's
+      // buffered output comes after the command's when stdout is a pipe,
+      // exactly as under gcc (brook's stdout is the C library's).
+      const uint64_t p = arg(m, 0).u;
+      if (p == 0) return put<int32_t>(std::system(nullptr));
+      const std::string command = m.memory.read_string(p, loc);
+      return put<int32_t>(std::system(command.c_str()));
+    }
     case Builtin::isatty:
       return put<int32_t>(::isatty(static_cast<int>(arg(m, 0).i)));
     case Builtin::fileno: {

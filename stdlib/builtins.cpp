@@ -237,6 +237,7 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::atexit, "atexit", "int atexit(__atexit_fn_t fn)"),
     // POSIX <unistd.h> and <stdio.h>: the process and its descriptors.
     proto(B::getpid, "getpid", "int getpid(void)"),
+    proto(B::system, "system", "int system(char* command)"),
     proto(B::isatty, "isatty", "int isatty(int fd)"),
     proto(B::fileno, "fileno", "int fileno(void* stream)"),
     // GNU <math.h> extensions (glibc's, as the host's other math).

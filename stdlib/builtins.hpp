@@ -209,6 +209,7 @@ enum class Builtin : uint16_t {
   imaxdiv,
   atexit,
   getpid,
+  system,
   isatty,
   fileno,
   exp10,
