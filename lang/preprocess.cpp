@@ -240,6 +240,11 @@ constexpr std::string_view kPredefined[] = {
     "BUFSIZ 8192",
     "FILENAME_MAX 4096",
     "CLOCKS_PER_SEC 1000000L",
+    // clock_gettime's clocks (POSIX, glibc's numbers).
+    "CLOCK_REALTIME 0",
+    "CLOCK_MONOTONIC 1",
+    "CLOCK_PROCESS_CPUTIME_ID 2",
+    "CLOCK_THREAD_CPUTIME_ID 3",
     "HUGE_VAL (1.0/0.0)",
     "HUGE_VALF (1.0f/0.0f)",
     "M_LN2 0.69314718055994530942",
@@ -266,7 +271,8 @@ constexpr std::string_view kPredefined[] = {
     "isnormal(x) (sizeof(x) == sizeof(float) ? (unsigned)ilogbf(x) + 126u <= 253u "
     ": (unsigned)ilogb(x) + 1022u <= 2045u)",
     "fpclassify(x) (sizeof(x) == sizeof(float) ? __fpclassifyf(x) : __fpclassify(x))",
-    "signbit(x) (copysign(1.0, (x)) < 0)",
+    // glibc's values: 1 for a double, the sign bit itself for a float.
+    "signbit(x) (copysign(1.0, (x)) < 0 ? (sizeof(x) == sizeof(float) ? -2147483647 - 1 : 1) : 0)",
     "isgreater(x, y) (fdim((x), (y)) > 0)",
     "isgreaterequal(x, y) (fdim((y), (x)) == 0)",
     "isless(x, y) (fdim((y), (x)) > 0)",

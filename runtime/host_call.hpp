@@ -113,6 +113,9 @@ struct LibCall : Node {
   // The library's static object in `slot` (zeroed, made on first use):
   // errno's, localtime's struct tm, asctime's text.
   uint64_t static_object(Machine& m, uint64_t& slot, uint64_t size);
+  // strtok's step: the token at or after s (0 at the end), `next` where the
+  // following call goes on.
+  uint64_t next_token(Machine& m, uint64_t s, const std::string& delim, uint64_t& next);
   std::optional<Scalar> sort(Machine& m);  // qsort, bsearch (host_sort.cpp)
   StreamArg stream_op(Machine& m);
   void eval_vec(Machine& m, Vec& out) override { out = stream_op(m).vec; }

@@ -114,6 +114,26 @@ uint64_t LibCall::static_object(Machine& m, uint64_t& slot, uint64_t size) {
   return slot;
 }
 
+uint64_t LibCall::next_token(Machine& m, uint64_t s, const std::string& delim, uint64_t& next) {
+  // glibc's: skip delimiters, end the token at the next one with a NUL,
+  // resume after it.
+  if (!s) return 0;
+  std::string rest = m.memory.read_string(s, loc);
+  size_t start = rest.find_first_not_of(delim);
+  if (start == std::string::npos) {
+    next = s + rest.size();
+    return 0;
+  }
+  size_t end = rest.find_first_of(delim, start);
+  if (end == std::string::npos) {
+    next = s + rest.size();
+  } else {
+    *m.memory.at(s + end, 1, loc, true) = 0;
+    next = s + end + 1;
+  }
+  return s + start;
+}
+
 uint64_t LibCall::asctime_result(Machine& m, const std::tm& t) {
   char text[64] = {};
   if (!asctime_r(&t, text)) return 0;
@@ -300,24 +320,17 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
       return from_u64(at == std::string::npos ? 0 : p + at);
     }
     case Builtin::strtok: {
-      // glibc's: skip delimiters, end the token at the next one with a NUL,
-      // resume after it on the next call with a null first argument.
       uint64_t s = arg(m, 0).u ? arg(m, 0).u : m.strtok_next;
-      if (!s) return from_u64(0);
-      std::string rest = m.memory.read_string(s, loc), delim = str(1);
-      size_t start = rest.find_first_not_of(delim);
-      if (start == std::string::npos) {
-        m.strtok_next = s + rest.size();
-        return from_u64(0);
-      }
-      size_t end = rest.find_first_of(delim, start);
-      if (end == std::string::npos) {
-        m.strtok_next = s + rest.size();
-      } else {
-        *m.memory.at(s + end, 1, loc, true) = 0;
-        m.strtok_next = s + end + 1;
-      }
-      return from_u64(s + start);
+      return from_u64(next_token(m, s, str(1), m.strtok_next));
+    }
+    case Builtin::strtok_r: {
+      // strtok with its place kept in *saveptr, a char* of the program's.
+      const uint64_t save = arg(m, 2).u;
+      uint64_t next = interp::load_as<uint64_t>(m.memory.at(save, 8, loc));
+      uint64_t s = arg(m, 0).u ? arg(m, 0).u : next;
+      const uint64_t token = next_token(m, s, str(1), next);
+      interp::store_as<uint64_t>(m.memory.at(save, 8, loc, true), next);
+      return from_u64(token);
     }
     case Builtin::strerror: {
       // The host C library's message (glibc's, as gcc's programs print), in
@@ -448,6 +461,24 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
       return put<int32_t>(0);
     case Builtin::getpid:
       return put<int32_t>(static_cast<int32_t>(::getpid()));
+    case Builtin::rand_r: {
+      // glibc's own generator on the program's seed.
+      const uint64_t p = arg(m, 0).u;
+      unsigned seed = interp::load_as<uint32_t>(m.memory.at(p, 4, loc));
+      const int r = ::rand_r(&seed);
+      interp::store_as<uint32_t>(m.memory.at(p, 4, loc, true), seed);
+      return put<int32_t>(r);
+    }
+    case Builtin::clock_gettime: {
+      const uint64_t ts = arg(m, 1).u;
+      struct timespec now {};
+      if (::clock_gettime(static_cast<clockid_t>(arg(m, 0).i), &now) != 0) return put<int32_t>(-1);
+      if (ts) {
+        int64_t fields[2] = {static_cast<int64_t>(now.tv_sec), static_cast<int64_t>(now.tv_nsec)};
+        std::memcpy(m.memory.at(ts, 16, loc, true), fields, 16);
+      }
+      return put<int32_t>(0);
+    }
     case Builtin::system: {
       // C's system(): the shell runs the command on the process's own
       // descriptors. stdout is not flushed first, as C does not: a program's

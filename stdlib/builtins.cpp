@@ -238,6 +238,10 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     // POSIX <unistd.h> and <stdio.h>: the process and its descriptors.
     proto(B::getpid, "getpid", "int getpid(void)"),
     proto(B::system, "system", "int system(char* command)"),
+    // POSIX: the reentrant strtok and rand, and the clocks of <time.h>.
+    proto(B::strtok_r, "strtok_r", "char* strtok_r(char* s, char* delim, char** saveptr)"),
+    proto(B::rand_r, "rand_r", "int rand_r(unsigned int* seed)"),
+    proto(B::clock_gettime, "clock_gettime", "int clock_gettime(int clock, void* ts)"),
     proto(B::isatty, "isatty", "int isatty(int fd)"),
     proto(B::fileno, "fileno", "int fileno(void* stream)"),
     // GNU <math.h> extensions (glibc's, as the host's other math).
@@ -337,6 +341,7 @@ constexpr std::array kAliases{
     Alias{"cbrtf", B::cbrt, true},       Alias{"fmaf", B::fma, true},
     Alias{"brmalloc", B::malloc, false}, Alias{"brfree", B::free, false},
     Alias{"getc", B::fgetc, false},      Alias{"putc", B::fputc, false},
+    Alias{"strtold", B::strtod, false},  // long double is a double (README)
 };
 
 // Every canonical name (except `none`) plus the aliases, sorted by name.
