@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -461,6 +462,37 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
       return put<int32_t>(0);
     case Builtin::getpid:
       return put<int32_t>(static_cast<int32_t>(::getpid()));
+    case Builtin::aligned_alloc:
+      return from_u64(allocate(m, arg(m, 1).u));
+    case Builtin::posix_memalign: {
+      const uint64_t out = arg(m, 0).u, align = arg(m, 1).u, size = arg(m, 2).u;
+      if (align < 8 || (align & (align - 1)) != 0) return put<int32_t>(EINVAL);  // glibc's rule
+      const uint64_t p = allocate(m, size);
+      interp::store_as<uint64_t>(m.memory.at(out, 8, loc, true), p);
+      return put<int32_t>(0);
+    }
+    case Builtin::stpcpy: {
+      const uint64_t d = arg(m, 0).u;
+      const std::string s = str(1);
+      std::memcpy(m.memory.at(d, s.size() + 1, loc, true), s.c_str(), s.size() + 1);
+      return from_u64(d + s.size());
+    }
+    case Builtin::strsep: {
+      // The token at *stringp, cut at the first delimiter (which becomes a
+      // NUL); *stringp moves past it, or to NULL after the last token.
+      const uint64_t at = arg(m, 0).u;
+      const uint64_t s = interp::load_as<uint64_t>(m.memory.at(at, 8, loc));
+      if (!s) return from_u64(0);
+      const std::string rest = m.memory.read_string(s, loc), delim = str(1);
+      const size_t cut = rest.find_first_of(delim);
+      uint64_t next = 0;
+      if (cut != std::string::npos) {
+        *m.memory.at(s + cut, 1, loc, true) = 0;
+        next = s + cut + 1;
+      }
+      interp::store_as<uint64_t>(m.memory.at(at, 8, loc, true), next);
+      return from_u64(s);
+    }
     case Builtin::rand_r: {
       // glibc's own generator on the program's seed.
       const uint64_t p = arg(m, 0).u;

@@ -242,6 +242,14 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::strtok_r, "strtok_r", "char* strtok_r(char* s, char* delim, char** saveptr)"),
     proto(B::rand_r, "rand_r", "int rand_r(unsigned int* seed)"),
     proto(B::clock_gettime, "clock_gettime", "int clock_gettime(int clock, void* ts)"),
+    // C11's and POSIX's aligned allocations (brook's checked objects have no
+    // addresses to align, so they are malloc's), and two POSIX string functions.
+    proto(B::aligned_alloc, "aligned_alloc",
+          "void* aligned_alloc(unsigned long align, unsigned long size)"),
+    proto(B::posix_memalign, "posix_memalign",
+          "int posix_memalign(void** memptr, unsigned long align, unsigned long size)"),
+    proto(B::stpcpy, "stpcpy", "char* stpcpy(char* dst, char* src)"),
+    proto(B::strsep, "strsep", "char* strsep(char** stringp, char* delim)"),
     proto(B::isatty, "isatty", "int isatty(int fd)"),
     proto(B::fileno, "fileno", "int fileno(void* stream)"),
     // GNU <math.h> extensions (glibc's, as the host's other math).
