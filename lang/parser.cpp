@@ -502,11 +502,35 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
     spec.has_type = true;
     advance();
   }
+  if (!spec.has_type && at(Tok::identifier) && tok(1).kind == Tok::l_paren) {
+    // `main() { ... }`, `static twice(x) int x; { ... }`: C89's implicit int,
+    // which gcc still accepts with this warning.
+    diags_.warning(tok().loc, "return type of '" + tok().text + "' defaults to 'int'");
+    spec.type.loc = tok().loc;
+    spec.type.base = TypeSyntax::Base::Builtin;
+    spec.type.builtin = types_.int_type();
+    spec.has_type = true;
+  }
   if (!spec.has_type) {
     if (at(Tok::identifier)) fail_here("unknown type name '" + tok().text + "'");
     fail_here("expected a type");
   }
   return spec;
+}
+
+bool Parser::at_implicit_int_definition() const {
+  // NAME ( ... ) followed by a body or by K&R parameter declarations: a
+  // definition, since a call statement would end in ';' instead.
+  if (tok().kind != Tok::identifier || tok(1).kind != Tok::l_paren || builtin_type_name(tok()))
+    return false;
+  int depth = 0;
+  for (size_t i = 1;; ++i) {
+    const Tok k = tok(i).kind;
+    if (k == Tok::eof) return false;
+    if (k == Tok::l_paren) ++depth;
+    if (k == Tok::r_paren && --depth == 0)
+      return tok(i + 1).kind == Tok::l_brace || starts_declaration(i + 1);
+  }
 }
 
 TypeSyntax Parser::parse_type_name() {

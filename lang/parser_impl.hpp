@@ -113,6 +113,7 @@ class Parser {
   ast::StmtPtr parse_statement_recovering();
   std::unique_ptr<ast::CompoundStmt> parse_compound();
   ast::StmtPtr parse_top_level_item();
+  bool at_implicit_int_definition() const;
 
   // --- expressions (parser_expr.cpp)
   ast::ExprPtr parse_expr();

@@ -101,7 +101,7 @@ StmtPtr Parser::parse_top_level_item() {
   if (reject_outside_c99()) return nullptr;
   try {
     if (StmtPtr g = parse_work_group_forms(true)) return g;
-    if (starts_declaration()) return parse_declaration(true);
+    if (starts_declaration() || at_implicit_int_definition()) return parse_declaration(true);
     return parse_statement();
   } catch (const SyntaxError&) {
     recover_item(start);
