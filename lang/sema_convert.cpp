@@ -124,8 +124,11 @@ bool Sema::Impl::convertible(const Expr& e, const Type* to) const {
   if (to->kind == TypeKind::Bool && (from->is_scalar() || from->is_pointer())) return true;
   if (from->is_scalar() && to->is_scalar()) return true;
   if (from->is_scalar() && to->is_vector()) return true;
-  // A larger vector narrows to a smaller one (convert() warns).
+  // A larger vector narrows to a smaller one (convert() warns); in a kernel
+  // also to a scalar, its first component, as Cg (BrookGPU's kernels) does.
   if (from->is_vector() && to->is_vector()) return from->count >= to->count;
+  if (from->is_vector() && to->is_scalar() && to->kind != TypeKind::Bool && in_kernel())
+    return true;
   if (to->is_pointer()) {
     if (from->is_pointer())
       return from->elem == to->elem || from->elem->is_void() || to->elem->is_void() ||
@@ -163,6 +166,23 @@ bool Sema::Impl::convert(ExprPtr& e, const Type* to, std::string_view context) {
     msg += std::to_string(dropped);
     msg += dropped == 1 ? " component" : " components";
     diags.warning(e->loc, msg);
+  }
+  if (from->is_vector() && to->is_scalar() && to->kind != TypeKind::Bool) {
+    std::string msg = "implicit conversion from ";
+    msg += quoted(from);
+    msg += " to ";
+    msg += quoted(to);
+    msg += " keeps only its first component";
+    diags.warning(e->loc, msg);
+    auto x = std::make_unique<SwizzleExpr>(e->loc);
+    x->comps[0] = 0;
+    x->count = 1;
+    x->spelling = "x";
+    x->type = from->elem;
+    x->base = std::move(e);
+    e = std::move(x);
+    from = e->type;
+    if (from == to) return true;
   }
   if (to->is_pointer())
     cast_to(e, to, CastKind::PointerCast);

@@ -634,6 +634,11 @@ class Out:
 
     def __init__(self):
         self.text = []
+        self.warnings = []  # (message, unique source text it points at)
+
+    def warn(self, message, at):
+        """A compile-time warning the program must produce (LANGUAGE.md §11)."""
+        self.warnings.append((message, at))
 
     def printf(self, fmt, *args):
         conv = tuple(float(a) if isinstance(a, F) else a for a in args)
@@ -675,11 +680,19 @@ def expected(name):
         TESTS[name](out)
     except BrookError as e:
         err = error_text(name, e)
+    if out.warnings:
+        warned = "".join(located_text(name, "warning", m, at) for m, at in out.warnings)
+        err = warned + (err or "")
     return out.getvalue(), err
 
 
-def error_text(name, e):
-    """file:line:col: runtime error: message, the source line, a caret."""
+def located_text(name, kind, message, at):
+    """file:line:col: KIND: message, the source line, a caret at `at`."""
+    return error_text(name, BrookError(message, at), kind)
+
+
+def error_text(name, e, kind="runtime error"):
+    """file:line:col: KIND: message, the source line, a caret."""
     src = open(os.path.join(SUITE, name + ".br")).read()
     if e.at is None:
         raise SystemExit("%s: unexpected runtime error in the model: %s" % (name, e.message))
@@ -692,8 +705,8 @@ def error_text(name, e):
     line_end = src.find("\n", offset)
     line = src[line_start:line_end if line_end >= 0 else len(src)]
     col = offset - line_start + 1
-    return "%s.br:%d:%d: runtime error: %s\n%s\n%s^\n" % (
-        name, line_no, col, e.message, line, " " * (col - 1))
+    return "%s.br:%d:%d: %s: %s\n%s\n%s^\n" % (
+        name, line_no, col, kind, e.message, line, " " * (col - 1))
 
 
 def main(argv):
@@ -2431,6 +2444,28 @@ def _(out):
     launch([p, q, r], [v], body)
     for s in (p, q, r):
         out.stream_print(s)
+
+
+@test("s12_vector_to_scalar")
+def _(out):
+    out.warn("implicit conversion from 'float4' to 'float' keeps only its first component", "w;")
+    out.warn("implicit conversion from 'float2' to 'float' keeps only its first component",
+             "+ 2.0f)")
+    out.warn("implicit conversion from 'int3' to 'int' keeps only its first component", "c;")
+    v = from_list([2, 3], fl([1, 2, 3, 4, 5, 6]))
+    r, n = Stream([2, 3]), Stream([2, 3])
+
+    def body(inv, x, *cur):
+        w = (x * F(2), x + F(1), x + F(2), x + F(3))
+        col, row = inv.indexof_out()[:2]
+        c = (int(col) * 10 + int(row), 7, 9)
+        s = w[0]                       # float s = w;
+        q = (s, s + F(1))              # float2 q = float2(s, s + 1.0f);
+        h = q[0] + F(2)                # twice(q + 2.0f) takes (q + 2.0f).x
+        return [s + h * F(2), c[0]]    # r = s + twice(...); n = c;
+    launch([r, n], [v], body)
+    out.stream_print(r)
+    out.stream_print(n)
 
 
 @test("s12_vector_select")

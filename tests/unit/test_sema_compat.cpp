@@ -65,6 +65,15 @@ TEST_CASE("compat: narrowing, with a warning only when implicit") {
   CHECK(c.messages().empty());
   CHECK(kernel_type_of("float4 v<>", "(float)v") == "float");
   CHECK(kernel_type_of("float2 v<>", "(float4)v").rfind("ERROR: cannot cast", 0) == 0);
+  // To a scalar, its first component: implicit in kernels (as Cg), an error on the host.
+  Checked s("kernel void k(float4 v<>, out float o<>) { o = v; }\n");
+  CHECK(s.ok());
+  CHECK(s.messages() ==
+        "implicit conversion from 'float4' to 'float' keeps only its first component");
+  Checked b("kernel void k(float4 v<>, out float o<>) { bool t = v; o = 1.0f; }\n");
+  CHECK_FALSE(b.ok());
+  Checked h("int main() { float4 v; float f = v; return 0; }\n");
+  CHECK(h.messages() == "cannot convert 'float4' to 'float' in initialisation");
 }
 
 TEST_CASE("compat: scalar swizzles and vector indexing") {
