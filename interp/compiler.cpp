@@ -154,6 +154,9 @@ void walk_expr(const Expr* e, std::unordered_set<const Decl*>& out) {
     case ExprKind::Construct: walk_exprs(e->as<ConstructExpr>()->args, out); break;
     case ExprKind::Index: {
       auto* i = e->as<IndexExpr>();
+      // A flexible array member is indexed through its object's address.
+      if (i->base->type && i->base->type->is_array() && i->base->type->count == 0)
+        if (const Decl* d = root_variable(i->base.get())) out.insert(d);
       walk_expr(i->base.get(), out);
       walk_expr(i->index.get(), out);
       break;

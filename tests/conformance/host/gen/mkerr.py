@@ -510,6 +510,20 @@ int main() {
 ''', 8, 'va_arg', "va_arg reads variadic argument 4, but the call passed 3", '6\n',
   inner='sum', callers=(('main', 14, 'sum', 1, 1),))
 
+t('err_flexible_member_past_block', '''// A flexible array member indexes the memory after its struct: past the
+// block that holds it is out of bounds, for a malloc'd and a local struct.
+struct Text { int len; char data[]; };
+int main() {
+  struct Text* t = (struct Text*)malloc(sizeof(struct Text) + 2);
+  t->data[1] = 'a';
+  printf("%c\\n", t->data[1]);
+  struct Text local;
+  local.len = 0;
+  local.data[0] = 'b';
+  return 0;
+}
+''', 10, '[', "out-of-bounds access: 1 byte at offset 4 of 'local' (4 bytes)", 'a\n')
+
 for name, src, line, token, message, out, occ, inner, callers in tests:
     lines = src.split('\n')
     text = lines[line - 1]
