@@ -13,6 +13,15 @@ namespace brook {
 namespace host_detail {
 
 namespace {
+// strcmp's and memcmp's value as glibc returns it, the difference of the
+// first differing bytes (programs print it). Computed here: a sanitizer's
+// interceptors return only the sign.
+int32_t byte_difference(const uint8_t* a, const uint8_t* b, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return int32_t{a[i]} - int32_t{b[i]};
+  return 0;
+}
+
 // errno (LANGUAGE.md §9) is an object of the program's (`*__brook_errno()`):
 // a library call starts from its value and leaves the C library's errno in it.
 struct ErrnoSync {
@@ -128,16 +137,17 @@ Scalar LibCall::eval(Machine& m) {
     case Builtin::memcmp: {
       uint64_t a = arg(m, 0).u, b = arg(m, 1).u, n = arg(m, 2).u;
       if (!n) return interp::put<int32_t>(0);
-      // glibc's value (the difference of the first differing bytes), which
-      // programs that print it compare against.
-      return interp::put<int32_t>(std::memcmp(m.memory.at(a, n, loc), m.memory.at(b, n, loc), n));
+      return interp::put<int32_t>(
+          byte_difference(m.memory.at(a, n, loc), m.memory.at(b, n, loc), n));
     }
     case Builtin::strlen:
       return interp::put<uint64_t>(m.memory.string_length(arg(m, 0).u, loc));
     case Builtin::strcmp: {
       std::string a = m.memory.read_string(arg(m, 0).u, loc);
       std::string b = m.memory.read_string(arg(m, 1).u, loc);
-      return interp::put<int32_t>(std::strcmp(a.c_str(), b.c_str()));  // glibc's value
+      return interp::put<int32_t>(byte_difference(reinterpret_cast<const uint8_t*>(a.c_str()),
+                                                  reinterpret_cast<const uint8_t*>(b.c_str()),
+                                                  std::min(a.size(), b.size()) + 1));
     }
     case Builtin::strcpy: {
       uint64_t d = arg(m, 0).u;
