@@ -3,7 +3,6 @@
 #include "lang/preprocess.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -13,6 +12,7 @@
 #include "lang/lexer.hpp"
 #include "lang/preprocess_expr.hpp"
 #include "lang/preprocess_macros.hpp"
+#include "lang/preprocess_predefined.hpp"
 
 namespace brook {
 namespace {
@@ -25,353 +25,6 @@ constexpr int kMaxIncludeDepth = 64;
 // Files processed in one run; an include tree without guards can otherwise grow
 // exponentially without ever nesting too deeply.
 constexpr size_t kMaxIncludes = 10'000;
-
-constexpr std::string_view kPredefined[] = {
-    "__BROOK__ 1",
-    // C99 6.10.8: host code is C99 (LANGUAGE.md §9).
-    "__STDC__ 1",
-    "__STDC_VERSION__ 199901L",
-    "__STDC_HOSTED__ 1",
-    // C99's `restrict` and `_Bool`, C11's `_Noreturn`, and GCC's spellings of
-    // them and of attributes (no effect on what a program computes).
-    "restrict",
-    "__restrict",
-    "__restrict__",
-    "_Bool bool",
-    "_Noreturn",
-    "__inline inline",
-    "__inline__ inline",
-    "__extension__",
-    "__attribute__(list)",
-    "NULL ((void*)0)",
-    "RAND_MAX 2147483647",
-    "EXIT_SUCCESS 0",
-    "EXIT_FAILURE 1",
-    "M_PI 3.14159265358979323846",
-    "M_E 2.7182818284590452354",
-    "INFINITY (1.0f/0.0f)",
-    "NAN (fabsf(0.0f / 0.0f))",  // a quiet NaN with the sign bit clear, as glibc's
-    "FLT_MAX 3.40282347e+38F",
-    "FLT_MIN 1.17549435e-38F",
-    "INT_MAX 2147483647",
-    "INT_MIN (-2147483647-1)",
-    "UINT_MAX 4294967295U",
-    // <float.h>, <limits.h>, <stdint.h> as glibc on x86-64 defines them.
-    "FLT_EPSILON 1.19209290e-7F",
-    "FLT_DIG 6",
-    "FLT_MANT_DIG 24",
-    "FLT_MAX_EXP 128",
-    "FLT_MIN_EXP (-125)",
-    "FLT_RADIX 2",
-    "DBL_MAX 1.7976931348623157e+308",
-    "DBL_MIN 2.2250738585072014e-308",
-    "DBL_EPSILON 2.2204460492503131e-16",
-    "DBL_DIG 15",
-    "DBL_MANT_DIG 53",
-    "DBL_MAX_EXP 1024",
-    "DBL_MIN_EXP (-1021)",
-    "CHAR_BIT 8",
-    "CHAR_MAX 127",
-    "CHAR_MIN (-128)",
-    "SCHAR_MAX 127",
-    "SCHAR_MIN (-128)",
-    "UCHAR_MAX 255",
-    "SHRT_MAX 32767",
-    "SHRT_MIN (-32768)",
-    "USHRT_MAX 65535",
-    "LONG_MAX 9223372036854775807L",
-    "LONG_MIN (-9223372036854775807L-1)",
-    "ULONG_MAX 18446744073709551615UL",
-    "LLONG_MAX 9223372036854775807L",
-    "LLONG_MIN (-9223372036854775807L-1)",
-    "ULLONG_MAX 18446744073709551615UL",
-    "INT8_MAX 127",
-    "INT8_MIN (-128)",
-    "UINT8_MAX 255",
-    "INT16_MAX 32767",
-    "INT16_MIN (-32768)",
-    "UINT16_MAX 65535",
-    "INT32_MAX 2147483647",
-    "INT32_MIN (-2147483647-1)",
-    "UINT32_MAX 4294967295U",
-    "INT64_MAX 9223372036854775807L",
-    "INT64_MIN (-9223372036854775807L-1)",
-    "UINT64_MAX 18446744073709551615UL",
-    "SIZE_MAX 18446744073709551615UL",
-    "INTMAX_MAX 9223372036854775807L",
-    "INTMAX_MIN (-9223372036854775807L-1)",
-    "UINTMAX_MAX 18446744073709551615UL",
-    "INTPTR_MAX 9223372036854775807L",
-    "INTPTR_MIN (-9223372036854775807L-1)",
-    "UINTPTR_MAX 18446744073709551615UL",
-    "PTRDIFF_MAX 9223372036854775807L",
-    "PTRDIFF_MIN (-9223372036854775807L-1)",
-    // <stdint.h>'s constant macros and <inttypes.h>'s format strings, as
-    // glibc on x86-64 spells them (long is 64-bit).
-    "INT8_C(c) c",
-    "INT16_C(c) c",
-    "INT32_C(c) c",
-    "INT64_C(c) c ## L",
-    "UINT8_C(c) c",
-    "UINT16_C(c) c",
-    "UINT32_C(c) c ## U",
-    "UINT64_C(c) c ## UL",
-    "INTMAX_C(c) c ## L",
-    "UINTMAX_C(c) c ## UL",
-    "PRId8 \"d\"",
-    "PRId16 \"d\"",
-    "PRId32 \"d\"",
-    "PRId64 \"ld\"",
-    "PRIdMAX \"ld\"",
-    "PRIdPTR \"ld\"",
-    "PRIdLEAST8 \"d\"",
-    "PRIdFAST8 \"d\"",
-    "PRIdLEAST16 \"d\"",
-    "PRIdFAST16 \"ld\"",
-    "PRIdLEAST32 \"d\"",
-    "PRIdFAST32 \"ld\"",
-    "PRIdLEAST64 \"ld\"",
-    "PRIdFAST64 \"ld\"",
-    "PRIi8 \"i\"",
-    "PRIi16 \"i\"",
-    "PRIi32 \"i\"",
-    "PRIi64 \"li\"",
-    "PRIiMAX \"li\"",
-    "PRIiPTR \"li\"",
-    "PRIiLEAST8 \"i\"",
-    "PRIiFAST8 \"i\"",
-    "PRIiLEAST16 \"i\"",
-    "PRIiFAST16 \"li\"",
-    "PRIiLEAST32 \"i\"",
-    "PRIiFAST32 \"li\"",
-    "PRIiLEAST64 \"li\"",
-    "PRIiFAST64 \"li\"",
-    "PRIo8 \"o\"",
-    "PRIo16 \"o\"",
-    "PRIo32 \"o\"",
-    "PRIo64 \"lo\"",
-    "PRIoMAX \"lo\"",
-    "PRIoPTR \"lo\"",
-    "PRIoLEAST8 \"o\"",
-    "PRIoFAST8 \"o\"",
-    "PRIoLEAST16 \"o\"",
-    "PRIoFAST16 \"lo\"",
-    "PRIoLEAST32 \"o\"",
-    "PRIoFAST32 \"lo\"",
-    "PRIoLEAST64 \"lo\"",
-    "PRIoFAST64 \"lo\"",
-    "PRIu8 \"u\"",
-    "PRIu16 \"u\"",
-    "PRIu32 \"u\"",
-    "PRIu64 \"lu\"",
-    "PRIuMAX \"lu\"",
-    "PRIuPTR \"lu\"",
-    "PRIuLEAST8 \"u\"",
-    "PRIuFAST8 \"u\"",
-    "PRIuLEAST16 \"u\"",
-    "PRIuFAST16 \"lu\"",
-    "PRIuLEAST32 \"u\"",
-    "PRIuFAST32 \"lu\"",
-    "PRIuLEAST64 \"lu\"",
-    "PRIuFAST64 \"lu\"",
-    "PRIx8 \"x\"",
-    "PRIx16 \"x\"",
-    "PRIx32 \"x\"",
-    "PRIx64 \"lx\"",
-    "PRIxMAX \"lx\"",
-    "PRIxPTR \"lx\"",
-    "PRIxLEAST8 \"x\"",
-    "PRIxFAST8 \"x\"",
-    "PRIxLEAST16 \"x\"",
-    "PRIxFAST16 \"lx\"",
-    "PRIxLEAST32 \"x\"",
-    "PRIxFAST32 \"lx\"",
-    "PRIxLEAST64 \"lx\"",
-    "PRIxFAST64 \"lx\"",
-    "PRIX8 \"X\"",
-    "PRIX16 \"X\"",
-    "PRIX32 \"X\"",
-    "PRIX64 \"lX\"",
-    "PRIXMAX \"lX\"",
-    "PRIXPTR \"lX\"",
-    "PRIXLEAST8 \"X\"",
-    "PRIXFAST8 \"X\"",
-    "PRIXLEAST16 \"X\"",
-    "PRIXFAST16 \"lX\"",
-    "PRIXLEAST32 \"X\"",
-    "PRIXFAST32 \"lX\"",
-    "PRIXLEAST64 \"lX\"",
-    "PRIXFAST64 \"lX\"",
-    "SCNd8 \"hhd\"",
-    "SCNd16 \"hd\"",
-    "SCNd32 \"d\"",
-    "SCNd64 \"ld\"",
-    "SCNdMAX \"ld\"",
-    "SCNdPTR \"ld\"",
-    "SCNi8 \"hhi\"",
-    "SCNi16 \"hi\"",
-    "SCNi32 \"i\"",
-    "SCNi64 \"li\"",
-    "SCNiMAX \"li\"",
-    "SCNiPTR \"li\"",
-    "SCNo8 \"hho\"",
-    "SCNo16 \"ho\"",
-    "SCNo32 \"o\"",
-    "SCNo64 \"lo\"",
-    "SCNoMAX \"lo\"",
-    "SCNoPTR \"lo\"",
-    "SCNu8 \"hhu\"",
-    "SCNu16 \"hu\"",
-    "SCNu32 \"u\"",
-    "SCNu64 \"lu\"",
-    "SCNuMAX \"lu\"",
-    "SCNuPTR \"lu\"",
-    "SCNx8 \"hhx\"",
-    "SCNx16 \"hx\"",
-    "SCNx32 \"x\"",
-    "SCNx64 \"lx\"",
-    "SCNxMAX \"lx\"",
-    "SCNxPTR \"lx\"",
-    // <stdio.h>, <time.h>, <math.h>.
-    "EOF (-1)",
-    "SEEK_SET 0",
-    "SEEK_CUR 1",
-    "SEEK_END 2",
-    "BUFSIZ 8192",
-    "FILENAME_MAX 4096",
-    "CLOCKS_PER_SEC 1000000L",
-    // clock_gettime's clocks (POSIX, glibc's numbers).
-    "CLOCK_REALTIME 0",
-    "CLOCK_MONOTONIC 1",
-    "CLOCK_PROCESS_CPUTIME_ID 2",
-    "CLOCK_THREAD_CPUTIME_ID 3",
-    "HUGE_VAL (1.0/0.0)",
-    "HUGE_VALF (1.0f/0.0f)",
-    "M_LN2 0.69314718055994530942",
-    "M_LN10 2.30258509299404568402",
-    "M_LOG2E 1.4426950408889634074",
-    "M_LOG10E 0.43429448190325182765",
-    "M_PI_2 1.57079632679489661923",
-    "M_PI_4 0.78539816339744830962",
-    "M_1_PI 0.31830988618379067154",
-    "M_2_PI 0.63661977236758134308",
-    "M_2_SQRTPI 1.12837916709551257390",
-    "M_SQRT2 1.41421356237309504880",
-    "M_SQRT1_2 0.70710678118654752440",
-    // <math.h>'s classification macros (glibc's values and results) and the
-    // rounding conversions (long is 64-bit, so the ll forms are the l forms).
-    "FP_NAN 0",
-    "FP_INFINITE 1",
-    "FP_ZERO 2",
-    "FP_SUBNORMAL 3",
-    "FP_NORMAL 4",
-    // Each argument is evaluated exactly once (C 7.1.4): `sizeof` does not
-    // evaluate, ?: evaluates one arm, and fdim(a, b) is +0 unless a > b, NaN
-    // only for a NaN argument.
-    "isnormal(x) (sizeof(x) == sizeof(float) ? (unsigned)ilogbf(x) + 126u <= 253u "
-    ": (unsigned)ilogb(x) + 1022u <= 2045u)",
-    "fpclassify(x) (sizeof(x) == sizeof(float) ? __fpclassifyf(x) : __fpclassify(x))",
-    // glibc's values: 1 for a double, the sign bit itself for a float.
-    "signbit(x) (copysign(1.0, (x)) < 0 ? (sizeof(x) == sizeof(float) ? -2147483647 - 1 : 1) : 0)",
-    "isgreater(x, y) (fdim((x), (y)) > 0)",
-    "isgreaterequal(x, y) (fdim((y), (x)) == 0)",
-    "isless(x, y) (fdim((y), (x)) > 0)",
-    "islessequal(x, y) (fdim((x), (y)) == 0)",
-    "islessgreater(x, y) (fabs((double)(x) - (double)(y)) > 0)",
-    "isunordered(x, y) isnan(fdim((x), (y)))",
-    "nan(tag) ((void)(tag), fabs(0.0 / 0.0))",
-    "nanf(tag) ((void)(tag), fabsf(0.0f / 0.0f))",
-    "lrint(x) ((long)rint(x))",
-    "lrintf(x) ((long)rintf(x))",
-    "llrint(x) ((long)rint(x))",
-    "llrintf(x) ((long)rintf(x))",
-    "llround(x) lround(x)",
-    // <errno.h>: errno is an object of the program's (stdlib/builtins.cpp),
-    // the codes glibc's on x86-64.
-    "errno (*__brook_errno())",
-    "EPERM 1",
-    "ENOENT 2",
-    "EINTR 4",
-    "EIO 5",
-    "EBADF 9",
-    "EAGAIN 11",
-    "ENOMEM 12",
-    "EACCES 13",
-    "EEXIST 17",
-    "EINVAL 22",
-    "ENOSPC 28",
-    "EDOM 33",
-    "ERANGE 34",
-    "EILSEQ 84",
-    // <stdio.h>'s buffering control: brook's stdout is its own, so these
-    // accept any request and change nothing.
-    "_IOFBF 0",
-    "_IOLBF 1",
-    "_IONBF 2",
-    "setvbuf(f, buf, mode, size) ((void)(f), (void)(buf), (void)(mode), (void)(size), 0)",
-    "setbuf(f, buf) ((void)(f), (void)(buf))",
-    // <stdlib.h>'s and <inttypes.h>'s quotient-and-remainder types.
-    "div_t struct __brook_div_t",
-    "ldiv_t struct __brook_ldiv_t",
-    "lldiv_t struct __brook_ldiv_t",
-    "imaxdiv_t struct __brook_ldiv_t",
-    // <stdarg.h>: the records of a variadic call (interp/varargs.hpp).
-    "va_start(ap, last) ((void)((ap) = __brook_va_start()))",
-    "va_arg(ap, T) (*(T*)__brook_va_arg(&(ap), (T*)0))",
-    "va_end(ap) ((void)(ap))",
-    "va_copy(dest, src) ((void)((dest) = (src)))",
-    "__builtin_va_start(ap, last) va_start(ap, last)",
-    "__builtin_va_arg(ap, T) va_arg(ap, T)",
-    "__builtin_va_end(ap) va_end(ap)",
-    "__builtin_va_copy(dest, src) va_copy(dest, src)",
-    "__va_copy(dest, src) va_copy(dest, src)",
-    // <stdlib.h>'s and <inttypes.h>'s long long and intmax_t forms are the
-    // long ones (both 64-bit).
-    "llabs(x) labs(x)",
-    "imaxabs(x) labs(x)",
-    "atoll(s) atol(s)",
-    "strtoll(s, end, base) strtol((s), (end), (base))",
-    "strtoull(s, end, base) strtoul((s), (end), (base))",
-    "strtoimax(s, end, base) strtol((s), (end), (base))",
-    "strtoumax(s, end, base) strtoul((s), (end), (base))",
-    "llroundf(x) lroundf(x)",
-    "scalbln(x, n) scalbn((x), (int)(n))",
-    "scalblnf(x, n) scalbnf((x), (int)(n))",
-    // <ctype.h> and <string.h> in the "C" locale.
-    "isblank(c) (memchr(\" \\t\", (c), 2) != 0)",
-    "offsetof(type, member) ((size_t) & ((type*)0)->member)",
-    "strcoll(a, b) strcmp((a), (b))",
-    "STREAM_GATHER_FETCH 0",
-    "STREAM_GATHER_INC 1",
-    "STREAM_SCATTER_ASSIGN 0",
-    "STREAM_SCATTER_ADD 1",
-    "STREAM_SCATTER_MUL 2",
-    // BrookGPU's brt.hpp spelled the same operations with the element kind.
-    "STREAM_GATHER_FLOAT_INC 1",
-    "STREAM_GATHER_INTEGER_INC 1",
-    "STREAM_SCATTER_FLOAT_ADD 1",
-    "STREAM_SCATTER_INTEGER_ADD 1",
-    "STREAM_SCATTER_FLOAT_MUL 2",
-    "STREAM_SCATTER_INTEGER_MUL 2",
-};
-
-// Headers whose declarations are built in (LANGUAGE.md §2, §9): the C99 and
-// C11 library, the POSIX headers numeric programs use for timing and files,
-// and the platform headers real Brook programs include behind #ifdef.
-bool is_standard_header(std::string_view name) {
-  static constexpr std::string_view kHeaders[] = {
-      "assert.h", "complex.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h",
-      "iso646.h", "limits.h", "locale.h", "math.h", "setjmp.h", "signal.h", "stdarg.h",
-      "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h", "tgmath.h",
-      "time.h", "wchar.h", "wctype.h", "stdalign.h", "stdnoreturn.h", "strings.h",
-      "unistd.h", "sys/time.h", "sys/times.h", "sys/types.h", "sys/stat.h", "sys/timeb.h",
-      "sys/resource.h", "fcntl.h", "malloc.h", "memory.h", "windows.h", "conio.h",
-      "brook.h", "brook/brook.h", "brook/brook.hpp", "brook.hpp", "brt.hpp", "brook/brt.hpp",
-  };
-  for (std::string_view h : kHeaders)
-    if (name == h) return true;
-  return false;
-}
 
 struct Conditional {
   SourceLoc loc;       // the '#' of the #if, for "unterminated" errors
@@ -418,10 +71,10 @@ class Preprocessor {
     if (start) {
       expander_.macros() = *start;
     } else {
-      for (std::string_view def : kPredefined) define_from_text(std::string(def));
+      for (std::string_view def : pp::predefined_macros()) define_from_text(std::string(def));
       expander_.macros()["__FILE__"] = Macro{MacroKind::file_name, {}, false, {}, {}};
       expander_.macros()["__LINE__"] = Macro{MacroKind::line_number, {}, false, {}, {}};
-      define_date_and_time();
+      for (const std::string& def : pp::date_and_time_macros()) define_from_text(def);
       apply_command_line();
     }
     Token eof = process_file(file, 0);
@@ -444,19 +97,6 @@ class Preprocessor {
       }
       define_from_text(name + " " + value);
     }
-  }
-
-  // __DATE__ ("Dec  3 2026") and __TIME__ ("10:59:01"): when the
-  // translation started, in local time, as gcc spells them (C99 6.10.8).
-  void define_date_and_time() {
-    const std::time_t now = std::time(nullptr);
-    std::tm local{};
-    localtime_r(&now, &local);
-    char date[32], clock[32];
-    std::strftime(date, sizeof date, "%b %e %Y", &local);
-    std::strftime(clock, sizeof clock, "%H:%M:%S", &local);
-    define_from_text(std::string("__DATE__ \"") + date + "\"");
-    define_from_text(std::string("__TIME__ \"") + clock + "\"");
   }
 
   void define_from_text(const std::string& text) {
@@ -712,7 +352,7 @@ class Preprocessor {
     }
     // A standard header is built in: <stdio.h> is never read, and "float.h"
     // only when the program has its own file of that name.
-    if (angled && is_standard_header(name)) return;
+    if (angled && pp::is_standard_header(name)) return;
     for (const fs::path& candidate : candidates) {
       std::error_code ec;
       if (!fs::is_regular_file(candidate, ec)) continue;
@@ -729,7 +369,7 @@ class Preprocessor {
       process_file(*id, depth + 1);
       return;
     }
-    if (is_standard_header(name)) return;
+    if (pp::is_standard_header(name)) return;
     diags_.error(loc, "cannot open include file '" + name + "'");
   }
 
