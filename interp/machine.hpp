@@ -89,6 +89,23 @@ struct Machine {
   uint64_t tm_ptr = 0, asctime_ptr = 0;
   // div()'s and ldiv()'s result, copied out by the expression that called it.
   uint64_t div_ptr = 0;
+  // getopt's globals, objects of the program's (optarg, optind, opterr,
+  // optopt), and where it is inside argv: the rest of a cluster of options
+  // (`-abc`) and glibc's bounds of the non-options it moves to the end.
+  uint64_t optarg_ptr = 0, optind_ptr = 0, opterr_ptr = 0, optopt_ptr = 0;
+  struct GetoptState {
+    uint64_t nextchar = 0;
+    int32_t first_nonopt = 1, last_nonopt = 1;
+    bool initialized = false;
+  } getopt;
+  // signal()'s dispositions by signal number: 0 SIG_DFL, 1 SIG_IGN, else a
+  // function pointer, with the function type it was passed as (absent:
+  // SIG_DFL).
+  struct SignalHandler {
+    uint64_t pointer = 0;
+    const void* fn_type = nullptr;  // a brook::Type
+  };
+  std::unordered_map<int32_t, SignalHandler> signal_handlers;
   // atexit()'s handlers (function pointers), run last first after main.
   std::vector<uint64_t> atexit_handlers;
   // Function pointers: the memory object of each function whose address was taken.

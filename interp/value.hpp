@@ -73,6 +73,7 @@ using brook::Interrupted;
 // exit(n): unwinds to whoever runs the program.
 struct ExitRequest {
   int status;
+  bool immediate = false;  // _Exit: no atexit handlers, no flushing
 };
 
 template <class T>

@@ -24,6 +24,16 @@ Sema::Impl::Impl(TypeContext& t, DiagnosticEngine& d, SemaOptions o)
     scopes.front().names[name] = v.get();
     predeclared.push_back(std::move(v));
   }
+  // getopt's globals (<unistd.h>); the engine gives them their values.
+  for (const char* name : {"optarg", "optind", "opterr", "optopt"}) {
+    auto v = std::make_unique<ast::VarDecl>(SourceLoc{});
+    v->name = name;
+    v->type = name[3] == 'a' ? types.pointer(types.char_type()) : types.int_type();
+    v->is_global = true;
+    scopes.front().names[name] = v.get();
+    yielding_globals.push_back(v.get());
+    predeclared.push_back(std::move(v));
+  }
 }
 
 ast::Decl* Sema::Impl::lookup(std::string_view name) const {
@@ -49,7 +59,7 @@ bool Sema::Impl::declare(ast::Decl& d) {
   auto& names = scopes.back().names;
   auto it = names.find(d.name);
   if (it != names.end() && it->second != &d) {
-    bool replace = at_global_scope() && options.allow_redefinition;
+    bool replace = at_global_scope() && (options.allow_redefinition || yields(it->second));
     if (!replace) {
       error(d.loc, "redefinition of '" + d.name + "'");
       return false;

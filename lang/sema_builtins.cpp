@@ -267,6 +267,9 @@ const Type* Sema::Impl::parse_c_type(std::string_view text) {
   // atexit's handler: void (*)(void).
   if (text.find("__atexit_fn_t") != std::string_view::npos)
     return types.pointer(types.function(types.void_type(), {}, false, false));
+  // <signal.h>'s handler: void (*)(int).
+  if (text.find("__sighandler_t") != std::string_view::npos)
+    return types.pointer(types.function(types.void_type(), {types.int_type()}, false, false));
   // glibc's name for qsort's and bsearch's comparison function type.
   if (text.find("__compar_fn_t") != std::string_view::npos) {
     const Type* vp = types.pointer(types.void_type());

@@ -520,6 +520,7 @@ bool Sema::Impl::link_redeclaration(VarDecl& v) {
   if (it == scopes.back().names.end()) return false;
   auto* prev = it->second->as<VarDecl>();
   if (!prev || prev->is_stream || v.is_static != prev->is_static) return false;
+  if (yields(prev) && (v.type != prev->type || v.init)) return false;  // the program's own
   // C's repeated file-scope declarations: any number of them (extern or
   // tentative), at most one with an initialiser, all of one type (an array
   // may gain its size).
@@ -851,6 +852,7 @@ void Sema::Impl::check_func(FuncDecl& f) {
   f.definition = f.body ? &f : nullptr;
   Decl* existing = scopes.back().names.count(f.name) ? scopes.back().names[f.name] : nullptr;
   bool replace = options.allow_redefinition && at_global_scope();
+  if (existing && yields(existing)) existing = nullptr;  // the program's own function
   if (existing && !existing->as<FuncDecl>() && !replace) {
     error(f.loc, "redefinition of '" + f.name + "'");
   } else if (auto* prev = existing ? existing->as<FuncDecl>() : nullptr) {

@@ -7,6 +7,7 @@
 // sema_const.cpp (constant folding).
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -86,6 +87,13 @@ struct Sema::Impl {
 
   // Host globals the runtime provides: stdout, stderr (void*).
   std::vector<std::unique_ptr<ast::VarDecl>> predeclared;
+  // The predeclared globals a program may declare as its own (getopt's: a C
+  // program that does not include <unistd.h> may name a variable optind);
+  // such a declaration replaces the library's in the program's scope.
+  std::vector<const ast::Decl*> yielding_globals;
+  bool yields(const ast::Decl* d) const {
+    return std::find(yielding_globals.begin(), yielding_globals.end(), d) != yielding_globals.end();
+  }
 
   // Structs declared only by use (`struct S* p;` before any `struct S`).
   std::vector<std::unique_ptr<ast::StructDecl>> implicit_structs;

@@ -292,9 +292,16 @@ const Type* TypeContext::builtin_by_name(std::string_view name) {
       {"clock_t", TypeKind::Long},
       {"suseconds_t", TypeKind::Long},
       {"useconds_t", TypeKind::UInt},
+      // <stdio.h>'s fpos_t: a position ftell would give (glibc's is a struct).
+      {"fpos_t", TypeKind::Long},
+      // <signal.h>.
+      {"sig_atomic_t", TypeKind::Int},
   };
   for (const auto& [alias, kind] : kScalarAliases)
     if (name == alias) return scalar(kind);
+  // <signal.h>'s handler type (glibc's two spellings).
+  if (name == "sighandler_t" || name == "__sighandler_t")
+    return pointer(function(void_type(), {int_type()}, false, false));
   // <stdio.h>'s FILE: a FILE* is a void* the host library checks on every use.
   if (name == "FILE") return void_type();
   // <stdarg.h>'s va_list: a pointer to the call's records (interp/varargs.hpp).

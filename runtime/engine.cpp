@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
 #include "backends/registry.hpp"
@@ -137,6 +138,21 @@ struct Engine::Impl {
         }
       }
     }
+    // getopt's globals: optind and opterr start at 1, as in C.
+    for (auto [name, slot, initial] : {std::tuple{"optarg", &machine.optarg_ptr, 0},
+                                       std::tuple{"optind", &machine.optind_ptr, 1},
+                                       std::tuple{"opterr", &machine.opterr_ptr, 1},
+                                       std::tuple{"optopt", &machine.optopt_ptr, 0}}) {
+      auto* v = front.sema().lookup_global(name);
+      auto* var = v ? v->as<ast::VarDecl>() : nullptr;
+      if (!var || !var->type) continue;
+      uint32_t id = compiler.global_object(var, {});
+      *slot = interp::make_pointer(id, 0);
+      if (var->type->is_pointer())
+        interp::store_as<uint64_t>(machine.memory.data(id), 0);
+      else
+        interp::store_as<int32_t>(machine.memory.data(id), initial);
+    }
   }
 
   // Prints diagnostics collected since the last call.
@@ -208,6 +224,9 @@ struct Engine::Impl {
     return static_cast<int>(machine.ret.i);
   }
 
+  // The last exit was _Exit's: no atexit handlers run after it.
+  bool exit_immediately = false;
+
   void run_atexit_handlers() {
     static const std::vector<const Type*> kNoArgs;
     TypeContext& types = front.types();
@@ -236,7 +255,8 @@ struct Engine::Impl {
           main_status = run_main(argv);
         },
         &exit_status);
-    if (how == Engine::EntryStatus::ok || how == Engine::EntryStatus::exited) {
+    if ((how == Engine::EntryStatus::ok || how == Engine::EntryStatus::exited) &&
+        !exit_immediately) {
       // C's exit sequence: atexit's handlers, the last registered first; an
       // exit() inside one ends the sequence with its status.
       int handler_status = how == Engine::EntryStatus::ok ? main_status : exit_status;
@@ -285,6 +305,7 @@ struct Engine::Impl {
         status = report_interrupt() == 1 ? Engine::EntryStatus::runtime_error : Engine::EntryStatus::interrupted;
       } catch (const interp::ExitRequest& e) {
         *exit_status = e.status;
+        exit_immediately = e.immediate;
         status = Engine::EntryStatus::exited;
       } catch (const std::bad_alloc&) {
         report(RuntimeError{{}, "out of memory"});

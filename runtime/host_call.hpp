@@ -106,6 +106,7 @@ struct LibCall : Node {
   // The families in other files; nullopt when `id` is not theirs.
   std::optional<Scalar> stdio(Machine& m);
   std::optional<Scalar> clib(Machine& m);
+  std::optional<Scalar> process(Machine& m);  // environment, getopt, signals (host_process.cpp)
   // <time.h>'s struct tm in the program's memory, and asctime's static text.
   std::tm load_tm(Machine& m, uint64_t p);
   void store_tm(Machine& m, uint64_t p, const std::tm& t);

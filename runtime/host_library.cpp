@@ -1,5 +1,7 @@
 #include "runtime/host_library.hpp"
 
+#include <stdio_ext.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -191,6 +193,15 @@ Scalar LibCall::eval(Machine& m) {
     }
     case Builtin::fclose: {
       uint64_t p = arg(m, 0).u;
+      if (p != 0 && (p == m.stdout_ptr || p == m.stderr_ptr || p == m.stdin_ptr)) {
+        // The process's own stream: C closes it, and what the program writes
+        // (or reads) afterwards goes nowhere; here it goes to /dev/null, so
+        // the stream stays a valid one for brook's own use.
+        if (m.out) m.out->flush();
+        std::FILE* s = p == m.stdout_ptr ? stdout : p == m.stderr_ptr ? stderr : stdin;
+        std::fflush(s);
+        return interp::put<int32_t>(std::freopen("/dev/null", s == stdin ? "r" : "w", s) ? 0 : -1);
+      }
       file_of(m, p);
       return interp::put<int32_t>(lib->close_file(p) ? 0 : -1);
     }
@@ -242,6 +253,7 @@ Scalar LibCall::eval(Machine& m) {
     }
     if (std::optional<Scalar> r = stdio(m)) return *r;
     if (std::optional<Scalar> r = clib(m)) return *r;
+    if (std::optional<Scalar> r = process(m)) return *r;
     if (std::optional<Scalar> r = sort(m)) return *r;
     return stream_op(m).scalar;
 }
@@ -394,10 +406,30 @@ uint64_t HostLibrary::open_file(interp::Machine& m, const std::string& path,
   for (const char* k : kModes) known |= mode == k;
   if (!known) return 0;  // as fopen does with EINVAL
   std::FILE* f = std::fopen(path.c_str(), mode.c_str());
-  if (!f) return 0;
+  return f ? adopt_file(m, f) : 0;
+}
+
+void HostLibrary::discard_files() {
+  for (auto& [pointer, f] : files_) ::__fpurge(f.get());
+  files_.clear();
+}
+
+uint64_t HostLibrary::adopt_file(interp::Machine& m, std::FILE* f) {
   uint64_t p = interp::make_pointer(m.memory.allocate(0, interp::ObjectKind::file), 0);
   files_[p].reset(f);
   return p;
+}
+
+bool HostLibrary::reopen_file(uint64_t pointer, const char* path, const std::string& mode) {
+  auto it = files_.find(pointer);
+  if (it == files_.end()) return false;
+  std::FILE* f = std::freopen(path, mode.c_str(), it->second.release());
+  if (!f) {
+    files_.erase(it);  // C closes the old stream even when the open fails
+    return false;
+  }
+  it->second.reset(f);
+  return true;
 }
 
 bool HostLibrary::close_file(uint64_t pointer) {

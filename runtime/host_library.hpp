@@ -27,6 +27,13 @@ class HostLibrary : public interp::HostHooks {
   std::FILE* file(uint64_t pointer) const;
   uint64_t open_file(interp::Machine& m, const std::string& path, const std::string& mode);
   bool close_file(uint64_t pointer);
+  // tmpfile's stream, as fopen's are kept.
+  uint64_t adopt_file(interp::Machine& m, std::FILE* f);
+  // freopen of a stream fopen opened: the same pointer names the new file;
+  // false (and the stream closed) when the open fails.
+  bool reopen_file(uint64_t pointer, const char* path, const std::string& mode);
+  // _Exit: every open file is closed without writing what it buffers.
+  void discard_files();
 
   interp::NodePtr builtin_call(const ast::CallExpr& e, interp::Compiler& c) override;
   interp::NodePtr launch(const ast::CallExpr& e, interp::Compiler& c) override;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "runtime/host_call.hpp"
 #include "stdlib/scan.hpp"
 
@@ -214,6 +216,47 @@ std::optional<Scalar> LibCall::stdio(Machine& m) {
     case Builtin::remove: {
       std::string path = m.memory.read_string(arg(m, 0).u, loc);
       return put<int32_t>(std::remove(path.c_str()) == 0 ? 0 : -1);
+    }
+    case Builtin::unlink: {
+      std::string path = m.memory.read_string(arg(m, 0).u, loc);
+      return put<int32_t>(::unlink(path.c_str()));
+    }
+    case Builtin::tmpfile: {
+      std::FILE* f = std::tmpfile();
+      return interp::from_u64(f ? lib->adopt_file(m, f) : 0);
+    }
+    case Builtin::freopen: {
+      // The same FILE* names the newly opened file; a null path reopens the
+      // same file with another mode, as glibc allows.
+      const uint64_t path_p = arg(m, 0).u;
+      const std::string path = path_p ? m.memory.read_string(path_p, loc) : std::string();
+      const std::string mode = m.memory.read_string(arg(m, 1).u, loc);
+      const uint64_t p = arg(m, 2).u;
+      const char* where = path_p ? path.c_str() : nullptr;
+      if (p == 0) throw RuntimeError{loc, "null pointer dereference"};
+      if (p == m.stdout_ptr || p == m.stderr_ptr || p == m.stdin_ptr) {
+        // The process's own stream: what the program printed so far goes
+        // where it was going, the rest to the new file.
+        if (m.out) m.out->flush();
+        std::FILE* std_stream = p == m.stdout_ptr ? stdout : p == m.stderr_ptr ? stderr : stdin;
+        return interp::from_u64(std::freopen(where, mode.c_str(), std_stream) ? p : 0);
+      }
+      any_file(m, p);  // a stream fopen opened, or a runtime error
+      return interp::from_u64(lib->reopen_file(p, where, mode) ? p : 0);
+    }
+    case Builtin::fgetpos: {
+      std::FILE* f = any_file(m, arg(m, 0).u);
+      const int64_t pos = f && f != stdin ? std::ftell(f) : -1;
+      if (pos < 0) return put<int32_t>(-1);
+      interp::store_as<int64_t>(m.memory.at(arg(m, 1).u, 8, loc, true), pos);
+      return put<int32_t>(0);
+    }
+    case Builtin::fsetpos: {
+      std::FILE* f = any_file(m, arg(m, 0).u);
+      int64_t pos = 0;
+      std::memcpy(&pos, m.memory.at(arg(m, 1).u, 8, loc), 8);
+      if (!f || f == stdin) return put<int32_t>(-1);
+      return put<int32_t>(std::fseek(f, pos, SEEK_SET) == 0 ? 0 : -1);
     }
     case Builtin::rename: {
       std::string from = m.memory.read_string(arg(m, 0).u, loc);

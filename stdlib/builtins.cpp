@@ -252,6 +252,19 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::strsep, "strsep", "char* strsep(char** stringp, char* delim)"),
     proto(B::isatty, "isatty", "int isatty(int fd)"),
     proto(B::fileno, "fileno", "int fileno(void* stream)"),
+    proto(B::setenv, "setenv", "int setenv(char* name, char* value, int overwrite)"),
+    proto(B::unsetenv, "unsetenv", "int unsetenv(char* name)"),
+    proto(B::unlink, "unlink", "int unlink(char* path)"),
+    proto(B::tmpfile, "tmpfile", "void* tmpfile(void)"),
+    proto(B::freopen, "freopen", "void* freopen(char* path, char* mode, void* stream)"),
+    // fpos_t is a long here (glibc's is a 16-byte struct; only its address
+    // is ever passed).
+    proto(B::fgetpos, "fgetpos", "int fgetpos(void* stream, long* pos)"),
+    proto(B::fsetpos, "fsetpos", "int fsetpos(void* stream, long* pos)"),
+    proto(B::Exit_, "_Exit", "void _Exit(int status)"),
+    proto(B::getopt, "getopt", "int getopt(int argc, char** argv, char* optstring)"),
+    proto(B::signal, "signal", "__sighandler_t signal(int sig, __sighandler_t handler)"),
+    proto(B::raise, "raise", "int raise(int sig)"),
     // GNU <math.h> extensions (glibc's, as the host's other math).
     proto(B::exp10, "exp10", "double exp10(double x)"),
     proto(B::exp10f, "exp10f", "float exp10f(float x)"),

@@ -524,6 +524,18 @@ int main() {
 }
 ''', 10, '[', "out-of-bounds access: 1 byte at offset 4 of 'local' (4 bytes)", 'a\n')
 
+t('err_raise_default', '''// raise() of a signal whose disposition is SIG_DFL and whose default action
+// ends the process (SIGTERM): a runtime error naming the signal.
+#include <signal.h>
+int main() {
+  printf("raising\\n");
+  signal(SIGTERM, SIG_DFL);
+  raise(SIGTERM);
+  printf("not reached\\n");
+  return 0;
+}
+''', 7, 'raise', "raise(SIGTERM): the signal's default action ends the program", 'raising\n')
+
 for name, src, line, token, message, out, occ, inner, callers in tests:
     lines = src.split('\n')
     text = lines[line - 1]
