@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "interp/builders.hpp"
+#include "interp/setjmp_nodes.hpp"
 #include "interp/stmt_nodes.hpp"
 
 namespace brook::interp {
@@ -361,6 +363,15 @@ CompiledFunction* Compiler::compile_toplevel(const Program& program) {
 // Statements
 
 StmtNodePtr Compiler::statement(const Stmt& s) {
+  // A setjmp may sit in this statement's own expression (an expression
+  // statement, a return, the condition of if/switch/while), not deeper.
+  const SetjmpPlace here = std::exchange(setjmp_place_, {});
+  auto with_setjmp = [&](auto compile) {
+    setjmp_place_ = here;
+    auto n = compile();
+    setjmp_place_ = {};
+    return n;
+  };
   switch (s.kind) {
     case StmtKind::Compound: {
       const auto& items = s.as<CompoundStmt>()->body;
@@ -375,6 +386,7 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
       } else {
         b = std::make_unique<BlockNode>();
       }
+      std::vector<std::pair<const void*, size_t>> setjmp_sites;
       for (auto& item : items) {
         const Stmt* c = item.get();
         while (auto* l = c->as<LabelStmt>()) {
@@ -384,6 +396,7 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
         if (auto* ds = c->as<DeclStmt>()) {
           for (auto& d : ds->decls) {
             auto* v = d->as<VarDecl>();
+            setjmp_place_ = {&setjmp_sites, b->body.size()};
             if (v && v->is_stream && !v->is_global && !v->is_static) {
               if (StmtNodePtr n = declaration(*v)) b->body.push_back(std::move(n));
               // The stream is freed when its block ends, however it ends.
@@ -397,13 +410,23 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
               if (StmtNodePtr n = declaration(*v)) b->body.push_back(std::move(n));
             }
           }
+          setjmp_place_ = {};
           continue;
         }
+        setjmp_place_ = {&setjmp_sites, b->body.size()};
         b->body.push_back(statement(*c));
+        setjmp_place_ = {};
       }
-      return b;
+      if (setjmp_sites.empty()) return b;
+      auto sb = std::make_unique<SetjmpBlockNode>();
+      sb->body = std::move(b->body);
+      sb->at_exit = std::move(b->at_exit);
+      if (jumps) sb->labels = std::move(jumps->labels);
+      sb->sites = std::move(setjmp_sites);
+      return sb;
     }
-    case StmtKind::Expr: return expression_statement(*s.as<ExprStmt>()->expr);
+    case StmtKind::Expr:
+      return with_setjmp([&] { return expression_statement(*s.as<ExprStmt>()->expr); });
     case StmtKind::Decl: {
       auto b = std::make_unique<BlockNode>();
       for (auto& d : s.as<DeclStmt>()->decls) {
@@ -416,7 +439,7 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
     case StmtKind::If: {
       auto* i = s.as<IfStmt>();
       auto n = std::make_unique<IfNode>();
-      n->cond = condition(*i->cond);
+      n->cond = with_setjmp([&] { return condition(*i->cond); });
       n->then_s = statement(*i->then_stmt);
       if (i->else_stmt) n->else_s = statement(*i->else_stmt);
       return n;
@@ -433,7 +456,7 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
     case StmtKind::While: {
       auto* w = s.as<WhileStmt>();
       auto n = std::make_unique<ForNode>();
-      n->cond = condition(*w->cond);
+      n->cond = with_setjmp([&] { return condition(*w->cond); });
       n->body = statement(*w->body);
       return n;
     }
@@ -447,7 +470,7 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
     case StmtKind::Switch: {
       auto* w = s.as<SwitchStmt>();
       auto n = std::make_unique<SwitchNode>();
-      n->cond = value(*w->cond);
+      n->cond = with_setjmp([&] { return value(*w->cond); });
       const Stmt* body = w->body.get();
       std::vector<const Stmt*> items;
       if (auto* c = body->as<CompoundStmt>()) {
@@ -500,6 +523,7 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
     }
     case StmtKind::Return: {
       auto* r = s.as<ReturnStmt>();
+      setjmp_place_ = here;  // return setjmp(b): cleared again by the next statement
       if (!r->value || r->value->type->is_void()) {
         if (r->value) {
           auto b = std::make_unique<BlockNode>();

@@ -94,6 +94,16 @@ class Compiler {
     uint32_t offset;
     bool escaping;
   };
+  // Where a setjmp compiled now is resumed after a longjmp: the block being
+  // built (its list of setjmp sites) and the index its statement gets there.
+  // Null outside a statement that sits directly in a block.
+  struct SetjmpPlace {
+    std::vector<std::pair<const void*, size_t>>* sites = nullptr;
+    size_t index = 0;
+  };
+  SetjmpPlace setjmp_place_;
+  NodePtr setjmp_call(const ast::CallExpr& e, bool is_setjmp);
+
   struct FunctionState {
     CompiledFunction* fn;
     std::unordered_map<const ast::Decl*, Local> locals;

@@ -7,6 +7,7 @@
 #include "interp/compiler.hpp"
 #include "interp/function_pointers.hpp"
 #include "interp/math_nodes.hpp"
+#include "interp/setjmp_nodes.hpp"
 #include "interp/stmt_nodes.hpp"
 #include "stdlib/builtins.hpp"
 
@@ -496,6 +497,8 @@ NodePtr Compiler::call(const CallExpr& e) {
         auto offset = static_cast<uint32_t>(current_->fn->va_offset);
         return make_load(e.type, make_local(e.type, offset));
       }
+      if (id == stdlib::Builtin::setjmp || id == stdlib::Builtin::longjmp)
+        return setjmp_call(e, id == stdlib::Builtin::setjmp);
       if (info.sig == stdlib::Sig::Prototype || info.sig == stdlib::Sig::Stream) {
         if (host_) {
           if (NodePtr n = host_->builtin_call(e, *this)) return n;
@@ -652,6 +655,31 @@ std::string Compiler::source_text(const CallExpr& call) const {
     }
   }
   return "expression";
+}
+
+// setjmp and longjmp (interp/setjmp_nodes.hpp). A setjmp must be resumable:
+// in a statement that sits directly in a block, as C's rules for where setjmp
+// may appear come to.
+NodePtr Compiler::setjmp_call(const ast::CallExpr& e, bool is_setjmp) {
+  const SourceLoc loc = e.callee_loc.valid() ? e.callee_loc : e.loc;
+  if (e.args.size() != (is_setjmp ? 1u : 2u)) return make_fail(loc, "wrong number of arguments");
+  if (!is_setjmp) {
+    auto n = std::make_unique<LongjmpNode>();
+    n->loc = loc;
+    n->env = value(*e.args[0]);
+    n->value = value(*e.args[1]);
+    return n;
+  }
+  if (!setjmp_place_.sites) {
+    return make_fail(loc,
+                     "setjmp is supported only as a statement of its own or the condition of an "
+                     "if, switch or while that sits directly in a block");
+  }
+  auto n = std::make_unique<SetjmpNode>();
+  n->loc = loc;
+  n->env = value(*e.args[0]);
+  setjmp_place_.sites->push_back({n.get(), setjmp_place_.index});
+  return n;
 }
 
 }  // namespace brook::interp

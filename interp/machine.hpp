@@ -78,6 +78,10 @@ struct Machine {
   uint64_t stdout_ptr = 0, stderr_ptr = 0, stdin_ptr = 0;
   // The label a goto (Flow::jump) is looking for: its ast::LabelStmt.
   const void* jump_to = nullptr;
+  // A longjmp back to a setjmp (interp/setjmp_nodes.hpp): that SetjmpNode
+  // returns longjmp_value once instead of recording.
+  const void* longjmp_site = nullptr;
+  int32_t longjmp_value = 0;
   // strtok's position in the string it is splitting (0: none yet).
   uint64_t strtok_next = 0;
   // errno's object (`*__brook_errno()`), made on first use (0: none yet);

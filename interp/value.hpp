@@ -76,6 +76,15 @@ struct ExitRequest {
   bool immediate = false;  // _Exit: no atexit handlers, no flushing
 };
 
+// longjmp: unwinds to the block that holds its setjmp (interp/setjmp_nodes.hpp);
+// reaching whoever runs the program means that setjmp is no longer active.
+struct LongJump {
+  const void* site;  // the SetjmpNode
+  uint8_t* fp;       // the frame the setjmp ran in
+  int32_t value;
+  SourceLoc loc;
+};
+
 template <class T>
 inline T load_as(const uint8_t* p) {
   T v;

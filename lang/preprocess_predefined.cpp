@@ -327,6 +327,11 @@ constexpr std::string_view kPredefined[] = {
     "SIGPWR 30",
     "SIGSYS 31",
     "NSIG 65",
+    // <setjmp.h>'s other spellings (no signal mask to save here).
+    "sigsetjmp(env, savemask) setjmp(env)",
+    "siglongjmp(env, val) longjmp((env), (val))",
+    "_setjmp(env) setjmp(env)",
+    "_longjmp(env, val) longjmp((env), (val))",
     // <stdlib.h>'s and <inttypes.h>'s quotient-and-remainder types.
     "div_t struct __brook_div_t",
     "ldiv_t struct __brook_ldiv_t",

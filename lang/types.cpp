@@ -299,6 +299,8 @@ const Type* TypeContext::builtin_by_name(std::string_view name) {
   };
   for (const auto& [alias, kind] : kScalarAliases)
     if (name == alias) return scalar(kind);
+  // <setjmp.h>'s jmp_buf: 200 bytes, as glibc's (setjmp's record is 40).
+  if (name == "jmp_buf" || name == "sigjmp_buf") return array(scalar(TypeKind::Long), 25);
   // <signal.h>'s handler type (glibc's two spellings).
   if (name == "sighandler_t" || name == "__sighandler_t")
     return pointer(function(void_type(), {int_type()}, false, false));

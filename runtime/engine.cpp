@@ -303,6 +303,11 @@ struct Engine::Impl {
         status = Engine::EntryStatus::runtime_error;
       } catch (const interp::Interrupted&) {
         status = report_interrupt() == 1 ? Engine::EntryStatus::runtime_error : Engine::EntryStatus::interrupted;
+      } catch (const interp::LongJump& j) {
+        report(RuntimeError{j.loc,
+                            "longjmp to a setjmp that is no longer active (its block or "
+                            "function has ended)"});
+        status = Engine::EntryStatus::runtime_error;
       } catch (const interp::ExitRequest& e) {
         *exit_status = e.status;
         exit_immediately = e.immediate;

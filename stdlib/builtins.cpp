@@ -265,6 +265,8 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::getopt, "getopt", "int getopt(int argc, char** argv, char* optstring)"),
     proto(B::signal, "signal", "__sighandler_t signal(int sig, __sighandler_t handler)"),
     proto(B::raise, "raise", "int raise(int sig)"),
+    proto(B::setjmp, "setjmp", "int setjmp(long* env)"),
+    proto(B::longjmp, "longjmp", "void longjmp(long* env, int val)"),
     // GNU <math.h> extensions (glibc's, as the host's other math).
     proto(B::exp10, "exp10", "double exp10(double x)"),
     proto(B::exp10f, "exp10f", "float exp10f(float x)"),

@@ -232,6 +232,9 @@ enum class Builtin : uint16_t {
   getopt,
   signal,
   raise,
+  // <setjmp.h> (the interpreter's own nodes: interp/setjmp_nodes.hpp).
+  setjmp,
+  longjmp,
   exp10,
   exp10f,
   sincos,

@@ -536,6 +536,59 @@ int main() {
 }
 ''', 7, 'raise', "raise(SIGTERM): the signal's default action ends the program", 'raising\n')
 
+t('err_longjmp_returned', '''// longjmp to a setjmp whose function has returned: a runtime error, not a
+// jump into a frame that is gone.
+#include <setjmp.h>
+jmp_buf env;
+void arm() {
+  if (setjmp(env)) printf("not reached\\n");
+}
+int main() {
+  arm();
+  printf("armed\\n");
+  longjmp(env, 1);
+  return 0;
+}
+''', 11, 'longjmp', "longjmp to a setjmp whose function has returned", 'armed\n')
+
+t('err_longjmp_block_ended', '''// longjmp to a setjmp in a block that has ended (its function still runs).
+#include <setjmp.h>
+int main() {
+  jmp_buf env;
+  int n = 0;
+  {
+    if (setjmp(env)) printf("not reached\\n");
+  }
+  n++;
+  printf("block ended\\n");
+  longjmp(env, 1);
+  return n;
+}
+''', 11, 'longjmp', "longjmp to a setjmp that is no longer active (its block or function has ended)",
+  'block ended\n')
+
+t('err_longjmp_unfilled', '''// longjmp with a jmp_buf no setjmp filled.
+#include <setjmp.h>
+int main() {
+  jmp_buf env = {0};
+  printf("jumping\\n");
+  longjmp(env, 1);
+  return 0;
+}
+''', 6, 'longjmp', "longjmp with a jmp_buf that no setjmp filled", 'jumping\n')
+
+t('err_setjmp_place', '''// setjmp in a for loop's condition cannot be resumed here (C allows it only
+// as an expression statement or the condition of if/switch/while).
+#include <setjmp.h>
+int main() {
+  jmp_buf env;
+  int i;
+  printf("start\\n");
+  for (i = 0; setjmp(env) < 1; i++) printf("not reached\\n");
+  return 0;
+}
+''', 8, 'setjmp', "setjmp is supported only as a statement of its own or the condition of an if, switch or while that sits directly in a block", 'start\n')
+
 for name, src, line, token, message, out, occ, inner, callers in tests:
     lines = src.split('\n')
     text = lines[line - 1]
