@@ -594,8 +594,12 @@ struct ReturnStmt : StmtOf<StmtKind::Return> {
   using StmtOf::StmtOf;
   ExprPtr value;  // converted to the function's return type by sema
 };
+// `;`, or C11's `_Static_assert(cond, "message");` (gcc takes it in C99
+// too): sema checks cond, and nothing runs.
 struct EmptyStmt : StmtOf<StmtKind::Empty> {
   using StmtOf::StmtOf;
+  ExprPtr static_assert_cond;
+  std::string static_assert_message;
 };
 // `name: stmt` (C's labeled statement). `owner` (set by sema) is the compound
 // whose direct child the label is, possibly through other labels; null

@@ -150,6 +150,20 @@ StmtPtr Parser::parse_statement() {
   DepthGuard guard(*this);
   const Token& t = tok();
   SourceLoc loc = t.loc;
+  if (t.kind == Tok::identifier && (t.text == "_Static_assert" || t.text == "static_assert") &&
+      tok(1).kind == Tok::l_paren) {
+    auto s = std::make_unique<EmptyStmt>(loc);
+    advance();
+    expect(Tok::l_paren);
+    s->static_assert_cond = parse_assign();
+    if (accept(Tok::comma)) {
+      if (!at(Tok::string_literal)) fail(tok().loc, "expected a string literal");
+      while (at(Tok::string_literal)) s->static_assert_message += advance().str_value;
+    }
+    expect(Tok::r_paren);
+    expect(Tok::semi);
+    return s;
+  }
   // A label; Brook's keywords are C names too (`goto out;` ... `out:`).
   if (tok(1).kind == Tok::colon && (t.kind == Tok::identifier || at_name())) {
     auto s = std::make_unique<LabelStmt>(loc);

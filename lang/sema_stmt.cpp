@@ -117,6 +117,16 @@ void Sema::Impl::check_stmt(Stmt& s) {
       check_return(*s.as<ReturnStmt>());
       break;
     case StmtKind::Empty:
+      if (auto* e = s.as<EmptyStmt>(); e->static_assert_cond) {
+        check_value(e->static_assert_cond, "used in static assertions");
+        std::optional<int64_t> v = require_constant(*e->static_assert_cond, "a static assertion");
+        if (v && *v == 0) {
+          error(e->loc,
+                "static assertion failed" + (e->static_assert_message.empty()
+                                                 ? std::string()
+                                                 : ": \"" + e->static_assert_message + "\""));
+        }
+      }
       break;
     case StmtKind::Label:
       check_label(*s.as<LabelStmt>());
