@@ -352,7 +352,7 @@ class Preprocessor {
     }
     // A standard header is built in: <stdio.h> is never read, and "float.h"
     // only when the program has its own file of that name.
-    if (angled && pp::is_standard_header(name)) return;
+    if (angled && pp::is_standard_header(name)) return define_header_macros(name);
     for (const fs::path& candidate : candidates) {
       std::error_code ec;
       if (!fs::is_regular_file(candidate, ec)) continue;
@@ -369,8 +369,12 @@ class Preprocessor {
       process_file(*id, depth + 1);
       return;
     }
-    if (pp::is_standard_header(name)) return;
+    if (pp::is_standard_header(name)) return define_header_macros(name);
     diags_.error(loc, "cannot open include file '" + name + "'");
+  }
+
+  void define_header_macros(const std::string& header) {
+    for (std::string_view def : pp::header_macros(header)) define_from_text(std::string(def));
   }
 
   void define(std::span<const Token> args, SourceLoc loc) {

@@ -364,6 +364,14 @@ constexpr std::string_view kPredefined[] = {
     "__builtin_nanf(tag) nanf(tag)",
     "__builtin_isnan(x) isnan(x)",
     "__builtin_isinf(x) isinf(x)",
+    // <locale.h>'s categories (glibc's numbers).
+    "LC_CTYPE 0",
+    "LC_NUMERIC 1",
+    "LC_TIME 2",
+    "LC_COLLATE 3",
+    "LC_MONETARY 4",
+    "LC_MESSAGES 5",
+    "LC_ALL 6",
     // <setjmp.h>'s other spellings (no signal mask to save here).
     "sigsetjmp(env, savemask) setjmp(env)",
     "siglongjmp(env, val) longjmp((env), (val))",
@@ -435,6 +443,15 @@ std::vector<std::string> date_and_time_macros() {
 // Headers whose declarations are built in (LANGUAGE.md §2, §9): the C99 and
 // C11 library, the POSIX headers numeric programs use for timing and files,
 // and the platform headers real Brook programs include behind #ifdef.
+std::span<const std::string_view> header_macros(std::string_view name) {
+  static constexpr std::string_view kIso646[] = {
+      "and &&",    "and_eq &=", "bitand &", "bitor |", "compl ~",   "not !",
+      "not_eq !=", "or ||",     "or_eq |=", "xor ^",   "xor_eq ^=",
+  };
+  if (name == "iso646.h") return kIso646;
+  return {};
+}
+
 bool is_standard_header(std::string_view name) {
   static constexpr std::string_view kHeaders[] = {
       "assert.h",      "complex.h",       "ctype.h",     "errno.h",        "fenv.h",

@@ -17,5 +17,8 @@ std::vector<std::string> date_and_time_macros();
 // `#include <name>` (or "name" when no such file exists) of a header whose
 // declarations are built in: it reads nothing.
 bool is_standard_header(std::string_view name);
+// Macros a built-in header defines that are ordinary names, so that they are
+// defined only where the header is included (<iso646.h>'s `and`, `or`, ...).
+std::span<const std::string_view> header_macros(std::string_view name);
 
 }  // namespace brook::pp

@@ -250,6 +250,23 @@ std::optional<Scalar> LibCall::process(Machine& m) {
       });
       return put<int32_t>(0);
     }
+    case Builtin::setlocale: {
+      // Programs run in the "C" locale (brook's own number formatting and
+      // parsing depend on it): "C", "POSIX" and "" (the environment's, which
+      // is taken to be C) select it, any other name fails, as an uninstalled
+      // locale does.
+      const int32_t category = static_cast<int32_t>(arg(m, 0).i);
+      const uint64_t p = arg(m, 1).u;
+      if (category < 0 || category > 6) return interp::from_u64(0);
+      if (p) {
+        const std::string name = m.memory.read_string(p, loc);
+        if (!name.empty() && name != "C" && name != "POSIX") return interp::from_u64(0);
+      }
+      const uint64_t s =
+          interp::make_pointer(m.memory.allocate(2, interp::ObjectKind::global, loc), 0);
+      std::memcpy(m.memory.at(s, 2, loc, true), "C", 2);
+      return interp::from_u64(s);
+    }
     default:
       return std::nullopt;
   }

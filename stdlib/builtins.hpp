@@ -235,6 +235,8 @@ enum class Builtin : uint16_t {
   // <setjmp.h> (the interpreter's own nodes: interp/setjmp_nodes.hpp).
   setjmp,
   longjmp,
+  // <locale.h>: only the "C" locale.
+  setlocale,
   exp10,
   exp10f,
   sincos,
