@@ -57,8 +57,15 @@ void CxxTypes::define(const Type* t) {
       const std::string width = f.is_bitfield() ? " : " + std::to_string(f.bit_width) : "";
       fields += "  " + declare(f.type, f.name) + width + ";\n";
     }
-    body =
-        "struct alignas(" + std::to_string(t->align) + ") " + cxx_name + " {\n" + fields + "};\n";
+    if (t->decl->max_align) {
+      // A packed struct: alignas cannot lower an alignment, #pragma pack can.
+      const std::string n = std::to_string(t->decl->max_align);
+      body = "#pragma pack(push, " + n + ")\nstruct " + cxx_name + " {\n" + fields +
+             "};\n#pragma pack(pop)\n";
+    } else {
+      body =
+          "struct alignas(" + std::to_string(t->align) + ") " + cxx_name + " {\n" + fields + "};\n";
+    }
   }
   std::string guard = guard_of(name);
   definitions_ += "#ifndef " + guard + "\n#define " + guard + "\n" + body;

@@ -480,6 +480,9 @@ struct StructDecl : DeclOf<DeclKind::Struct> {
   std::vector<FieldDecl> fields;
   bool is_definition = false;  // has a { body }
   bool is_union = false;       // every field at offset 0; size of the largest
+  // The largest alignment a member gets (0: its own): 1 under
+  // `__attribute__((packed))`, N under `#pragma pack(N)`.
+  uint32_t max_align = 0;
   const Type* type = nullptr;  // set by sema
   int field_index(std::string_view field) const {
     for (size_t i = 0; i < fields.size(); ++i)

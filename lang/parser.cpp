@@ -410,9 +410,11 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
         const char* keyword = is_union ? "union" : is_struct ? "struct" : "enum";
         spec.type.loc = t.loc;
         advance();
+        bool packed = accept_packed();
         std::string tag;
         SourceLoc tag_loc = tok().loc;
         if (at(Tok::identifier)) tag = advance().text;
+        packed |= accept_packed();
         spec.type.base = is_struct ? TypeSyntax::Base::Struct : TypeSyntax::Base::Enum;
         spec.type.name = tag;
         spec.type.is_union = is_union;
@@ -426,6 +428,8 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
             sd->is_definition = true;
             sd->is_union = is_union;
             parse_struct_body(*sd, defs);
+            packed |= accept_packed();
+            sd->max_align = packed ? 1 : pack_;
             spec.type.struct_def = sd.get();
             defs->push_back(std::move(sd));
           } else {

@@ -143,6 +143,12 @@ class Parser {
   bool incomplete_ = false;
   // Typedef names introduced in each open block, removed when it closes.
   std::vector<std::vector<std::string>> scopes_;
+  // `#pragma pack`: the alignment limit for structs defined from here on (0:
+  // none) and the ones `push` saved.
+  uint32_t pack_ = 0;
+  std::vector<uint32_t> pack_stack_;
+  bool parse_pack_pragma();  // at the preprocessor's `__brook_pack` marker
+  bool accept_packed();      // the `__attribute__((packed))` marker
 };
 
 // Copies the base of a type (for each declarator of `int a, *b[3];`);

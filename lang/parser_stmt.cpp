@@ -2,6 +2,7 @@
 // statement-level error recovery.
 #include "lang/parser_impl.hpp"
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -96,8 +97,57 @@ StmtPtr Parser::parse_work_group_forms(bool top_level) {
   return nullptr;
 }
 
+bool Parser::accept_packed() {
+  if (!at(Tok::identifier) || tok().text != "__brook_packed") return false;
+  advance();
+  return true;
+}
+
+// `#pragma pack(N)`, `pack(push)`, `pack(push, N)`, `pack(pop)`, `pack()`,
+// as gcc reads them; anything else is a warning and changes nothing.
+bool Parser::parse_pack_pragma() {
+  if (!at(Tok::identifier) || tok().text != "__brook_pack") return false;
+  const SourceLoc loc = advance().loc;
+  std::vector<std::string> words;
+  size_t line_end = pos_;
+  if (at(Tok::l_paren)) {
+    for (size_t i = pos_ + 1; tokens_[i].kind != Tok::eof; ++i) {
+      if (tokens_[i].kind == Tok::r_paren) {
+        line_end = i + 1;
+        break;
+      }
+      if (tokens_[i].kind != Tok::comma) words.push_back(tokens_[i].text);
+    }
+  }
+  auto value = [](const std::string& w) -> std::optional<uint32_t> {
+    if (w == "1" || w == "2" || w == "4" || w == "8" || w == "16") return std::stoul(w);
+    return std::nullopt;
+  };
+  bool ok = line_end != pos_;
+  if (ok && words.empty()) {
+    pack_ = 0;
+  } else if (ok && words.size() == 1 && value(words[0])) {
+    pack_ = *value(words[0]);
+  } else if (ok && words[0] == "push" && words.size() <= 2 &&
+             (words.size() == 1 || value(words[1]))) {
+    pack_stack_.push_back(pack_);
+    if (words.size() == 2) pack_ = *value(words[1]);
+  } else if (ok && words.size() == 1 && words[0] == "pop") {
+    if (!pack_stack_.empty()) {
+      pack_ = pack_stack_.back();
+      pack_stack_.pop_back();
+    }
+  } else {
+    ok = false;
+  }
+  if (!ok) diags_.warning(loc, "unsupported '#pragma pack' ignored");
+  if (line_end != pos_) pos_ = line_end;
+  return true;
+}
+
 StmtPtr Parser::parse_top_level_item() {
   size_t start = pos_;
+  if (parse_pack_pragma()) return nullptr;
   if (reject_outside_c99()) return nullptr;
   try {
     if (StmtPtr g = parse_work_group_forms(true)) return g;
@@ -112,6 +162,7 @@ StmtPtr Parser::parse_top_level_item() {
 
 StmtPtr Parser::parse_statement_recovering() {
   size_t start = pos_;
+  if (parse_pack_pragma()) return nullptr;
   if (reject_outside_c99()) return nullptr;
   try {
     if (StmtPtr g = parse_work_group_forms(false)) return g;

@@ -182,6 +182,28 @@ class Preprocessor {
         }
         continue;
       }
+      // gcc's `__attribute__((...))`: dropped, except that `packed` leaves
+      // a marker the parser applies to the struct it follows or precedes.
+      if ((expanded[i].text == "__attribute__" || expanded[i].text == "__attribute") &&
+          i + 1 < expanded.size() && expanded[i + 1].text == "(") {
+        size_t end = i + 1;
+        bool packed = false;
+        for (int depth = 0; end < expanded.size(); ++end) {
+          const std::string& w = expanded[end].text;
+          if (w == "(") ++depth;
+          if (w == ")" && --depth == 0) break;
+          packed |= w == "packed" || w == "__packed__";
+        }
+        if (end < expanded.size()) {
+          if (packed) {
+            Token marker = expanded[i];
+            marker.text = "__brook_packed";
+            result_.tokens.push_back(std::move(marker));
+          }
+          i = end;
+          continue;
+        }
+      }
       result_.tokens.push_back(std::move(expanded[i]));
     }
   }
@@ -484,6 +506,15 @@ class Preprocessor {
     // (`GCC diagnostic`, `clang loop`, `STDC FP_CONTRACT`). OpenMP's still
     // warn: the loop they mark runs on one thread.
     if (words[0] == "GCC" || words[0] == "clang" || words[0] == "STDC") return;
+    // `#pragma pack(...)` (gcc's and MSVC's): the parser keeps its stack,
+    // since it applies to the structs defined after it.
+    if (words[0] == "pack") {
+      Token marker = args[0];
+      marker.text = "__brook_pack";
+      result_.tokens.push_back(std::move(marker));
+      for (size_t i = 1; i < args.size(); ++i) result_.tokens.push_back(args[i]);
+      return;
+    }
     diags_.warning(args[0].loc, "unknown pragma '" + spelled(args) + "' ignored");
   }
 

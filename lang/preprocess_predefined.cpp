@@ -23,7 +23,6 @@ constexpr std::string_view kPredefined[] = {
     "__inline inline",
     "__inline__ inline",
     "__extension__",
-    "__attribute__(list)",
     "NULL ((void*)0)",
     "RAND_MAX 2147483647",
     "EXIT_SUCCESS 0",

@@ -341,6 +341,7 @@ void Sema::Impl::define_struct(StructDecl& sd) {
       continue;
     }
     uint64_t a = std::max<uint64_t>(f.type->align, 1);
+    if (target->max_align) a = std::min<uint64_t>(a, target->max_align);
     align = std::max(align, a);
     if (target->is_union) {  // every member at offset 0 (C99 6.7.2.1p14)
       f.offset = 0;
@@ -401,6 +402,7 @@ const char* Sema::Impl::host_only_part(const Type* t) {
   while (t->is_array()) t = t->elem;
   if (!t->is_struct()) return nullptr;
   if (t->decl->is_union) return "union";
+  if (t->decl->max_align) return "packed struct";
   for (const FieldDecl& f : t->decl->fields) {
     if (f.is_bitfield()) return "bit-field";
     if (const char* part = f.type ? host_only_part(f.type) : nullptr) return part;
@@ -515,9 +517,12 @@ bool Sema::Impl::link_redeclaration(VarDecl& v) {
     }
     return false;
   }
-  if (!at_global_scope() || func || options.allow_redefinition) return false;
+  if (!at_global_scope() || func) return false;
   auto it = scopes.back().names.find(v.name);
   if (it == scopes.back().names.end()) return false;
+  // In the REPL a declaration replaces the earlier one, except that of a
+  // library global (`extern int optind;` names getopt's).
+  if (options.allow_redefinition && !yields(it->second)) return false;
   auto* prev = it->second->as<VarDecl>();
   if (!prev || prev->is_stream || v.is_static != prev->is_static) return false;
   if (yields(prev) && (v.type != prev->type || v.init)) return false;  // the program's own

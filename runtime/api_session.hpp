@@ -147,9 +147,11 @@ class Session {
     if (user_output_) {
       user_output_(stream, text);
     } else {
-      std::FILE* f = stream == 2 ? stderr : stdout;
-      std::fwrite(text.data(), 1, text.size(), f);
-      std::fflush(f);
+      // As C buffers it: stdout flushed only before stderr is written (so
+      // the two keep the order they were printed in), the C++ program's own
+      // printf in the same buffer.
+      if (stream == 2) std::fflush(stdout);
+      std::fwrite(text.data(), 1, text.size(), stream == 2 ? stderr : stdout);
     }
   }
 

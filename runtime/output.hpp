@@ -2,6 +2,7 @@
 // so the REPL, tests and embedders can capture or redirect it.
 #pragma once
 
+#include <cstdio>
 #include <functional>
 #include <string_view>
 
@@ -21,6 +22,9 @@ class CallbackSink : public interp::OutputSink {
  public:
   explicit CallbackSink(std::function<void(int, std::string_view)> f) : f_(std::move(f)) {}
   void write(int stream, std::string_view text) override { f_(stream, text); }
+  // The callback may write to the C library's stdout (the embedding API's
+  // default does): the program's fflush reaches it.
+  void flush() override { std::fflush(stdout); }
 
  private:
   std::function<void(int, std::string_view)> f_;
