@@ -100,6 +100,7 @@ const Decl* root_variable(const Expr* e) {
 }
 
 void walk_expr(const Expr* e, std::unordered_set<const Decl*>& out);
+void walk_stmt(const Stmt& s, std::unordered_set<const Decl*>& out);
 
 void walk_exprs(const std::vector<ExprPtr>& v, std::unordered_set<const Decl*>& out) {
   for (auto& e : v) walk_expr(e.get(), out);
@@ -182,6 +183,10 @@ void walk_expr(const Expr* e, std::unordered_set<const Decl*>& out) {
     case ExprKind::CompoundLit:
       walk_expr(e->as<CompoundLitExpr>()->object->init.get(), out);
       break;
+    case ExprKind::StmtExpr:
+      walk_stmt(*e->as<StmtExprExpr>()->body, out);
+      walk_expr(e->as<StmtExprExpr>()->result.get(), out);
+      break;
     case ExprKind::IterInit: {
       auto* it = e->as<IterInitExpr>();
       walk_expr(it->lo.get(), out);
@@ -191,12 +196,11 @@ void walk_expr(const Expr* e, std::unordered_set<const Decl*>& out) {
     default: break;
   }
 }
-}  // namespace
 
-void Compiler::find_address_taken(const Stmt& s, std::unordered_set<const Decl*>& out) {
+void walk_stmt(const Stmt& s, std::unordered_set<const Decl*>& out) {
   switch (s.kind) {
     case StmtKind::Compound:
-      for (auto& c : s.as<CompoundStmt>()->body) find_address_taken(*c, out);
+      for (auto& c : s.as<CompoundStmt>()->body) walk_stmt(*c, out);
       break;
     case StmtKind::Expr: walk_expr(s.as<ExprStmt>()->expr.get(), out); break;
     case StmtKind::Decl:
@@ -210,40 +214,47 @@ void Compiler::find_address_taken(const Stmt& s, std::unordered_set<const Decl*>
     case StmtKind::If: {
       auto* i = s.as<IfStmt>();
       walk_expr(i->cond.get(), out);
-      find_address_taken(*i->then_stmt, out);
-      if (i->else_stmt) find_address_taken(*i->else_stmt, out);
+      walk_stmt(*i->then_stmt, out);
+      if (i->else_stmt) walk_stmt(*i->else_stmt, out);
       break;
     }
     case StmtKind::For: {
       auto* f = s.as<ForStmt>();
-      if (f->init) find_address_taken(*f->init, out);
+      if (f->init) walk_stmt(*f->init, out);
       walk_expr(f->cond.get(), out);
       walk_expr(f->step.get(), out);
-      find_address_taken(*f->body, out);
+      walk_stmt(*f->body, out);
       break;
     }
     case StmtKind::While: {
       auto* w = s.as<WhileStmt>();
       walk_expr(w->cond.get(), out);
-      find_address_taken(*w->body, out);
+      walk_stmt(*w->body, out);
       break;
     }
     case StmtKind::Do: {
       auto* d = s.as<DoStmt>();
       walk_expr(d->cond.get(), out);
-      find_address_taken(*d->body, out);
+      walk_stmt(*d->body, out);
       break;
     }
     case StmtKind::Switch: {
       auto* w = s.as<SwitchStmt>();
       walk_expr(w->cond.get(), out);
-      find_address_taken(*w->body, out);
+      walk_stmt(*w->body, out);
       break;
     }
     case StmtKind::Return: walk_expr(s.as<ReturnStmt>()->value.get(), out); break;
-    case StmtKind::Label: find_address_taken(*s.as<LabelStmt>()->stmt, out); break;
+    case StmtKind::Label:
+      walk_stmt(*s.as<LabelStmt>()->stmt, out);
+      break;
     default: break;
   }
+}
+}  // namespace
+
+void Compiler::find_address_taken(const Stmt& s, std::unordered_set<const Decl*>& out) {
+  walk_stmt(s, out);
 }
 
 // ---------------------------------------------------------------------------

@@ -202,6 +202,14 @@ NodePtr Compiler::value(const Expr& e) {
       n = make_comma(value(*c->lhs), c->lhs->type, value(*c->rhs));
       break;
     }
+    case ExprKind::StmtExpr: {
+      auto* se = e.as<StmtExprExpr>();
+      auto s = std::make_unique<StmtExprNode>();
+      s->body = statement(*se->body);
+      if (se->result) s->result = value(*se->result);
+      n = std::move(s);
+      break;
+    }
     case ExprKind::Call: n = call(*e.as<CallExpr>()); break;
     case ExprKind::Construct: n = construct(*e.as<ConstructExpr>()); break;
     case ExprKind::Cast: n = cast(*e.as<CastExpr>()); break;

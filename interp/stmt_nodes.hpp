@@ -88,6 +88,30 @@ struct ExprStmtNode : StmtNode {
   }
 };
 
+// gcc's `({ stmts; e; })`: the block, then e's value.
+struct StmtExprNode : Node {
+  StmtNodePtr body;
+  NodePtr result;  // null: no value
+  void run(Machine& m) {
+    if (body->exec(m) != Flow::normal)
+      throw RuntimeError{loc,
+                         "a jump out of a statement expression ('return', 'break', "
+                         "'continue' or 'goto') is not supported"};
+  }
+  Scalar eval(Machine& m) override {
+    run(m);
+    return result ? result->eval(m) : Scalar{};
+  }
+  void eval_vec(Machine& m, Vec& out) override {
+    run(m);
+    if (result) result->eval_vec(m, out);
+  }
+  uint8_t* raw(Machine& m, bool write) override {
+    run(m);
+    return result ? result->raw(m, write) : nullptr;
+  }
+};
+
 struct EmptyNode : StmtNode {
   Flow exec(Machine&) override { return Flow::normal; }
 };

@@ -123,6 +123,8 @@ RV Codegen::rvalue(const ast::Expr& e) {
     case K::IterInit: unsupported(e.loc, "'iter' inside a kernel");
     case K::CompoundLit:
       unsupported(e.loc, "a compound literal inside a kernel");  // sema rejects it
+    case K::StmtExpr:
+      unsupported(e.loc, "a statement expression inside a kernel");  // sema rejects it
   }
   unsupported(e.loc, "this expression");
 }

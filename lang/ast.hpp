@@ -39,6 +39,7 @@ struct TypeSyntax {
     Named,    // a typedef name, in `name`
     Struct,   // `struct name`; `struct_def` set when this syntax defines it inline
     Enum,     // `enum name`; `enum_def` set when defined inline (enums are int)
+    Typeof,   // gcc's `typeof(e)` / `typeof(T)`, in `typeof_of`
   };
   SourceLoc loc;
   Base base = Base::Builtin;
@@ -57,6 +58,15 @@ struct TypeSyntax {
   // the array's element E; `paren` adds the function or array type, then its
   // own `*`s; array_dims (those inside the parentheses) apply last.
   std::shared_ptr<ParenDeclarator> paren;
+  std::shared_ptr<struct TypeofSyntax> typeof_of;  // Base::Typeof (shared by its declarators)
+};
+
+// `typeof(e)`: e's type, e not evaluated; `typeof(T)`: T. Resolved once.
+struct TypeofSyntax {
+  ExprPtr expr;
+  std::unique_ptr<TypeSyntax> type;
+  const Type* resolved = nullptr;
+  bool checked = false;
 };
 
 struct ParenDeclarator {
@@ -94,6 +104,7 @@ enum class ExprKind : uint8_t {
   Domain,       // s.domain(start, end)
   IterInit,     // iter(lo, hi): the initialiser of an iterator stream
   CompoundLit,  // (T){ … }: C99's compound literal (host code only)
+  StmtExpr,     // ({ stmts; e; }): gcc's statement expression (host code only)
 };
 
 struct Expr {
@@ -329,6 +340,17 @@ struct IterInitExpr : ExprOf<ExprKind::IterInit> {
 // reaches it; outside one (a global's initialiser, top-level statements) it
 // is static. `object` is that object as a declaration (type_syntax, init),
 // so sema and the interpreter treat it as the local or global it is.
+// `({ stmts; e; })` (gcc): the statements run in a block of their own, then
+// e (the last statement, taken out of `body` by the parser) is the value;
+// without a final expression the value is void.
+struct CompoundStmt;
+struct StmtExprExpr : ExprOf<ExprKind::StmtExpr> {
+  using ExprOf::ExprOf;
+  std::unique_ptr<CompoundStmt> body;
+  ExprPtr result;  // may be null
+  ~StmtExprExpr() override;
+};
+
 struct VarDecl;
 struct CompoundLitExpr : ExprOf<ExprKind::CompoundLit> {
   using ExprOf::ExprOf;
@@ -380,6 +402,7 @@ struct VarDecl : DeclOf<DeclKind::Var> {
   const VarDecl* same_as = nullptr;
 };
 inline CompoundLitExpr::~CompoundLitExpr() = default;
+inline StmtExprExpr::~StmtExprExpr() = default;
 
 enum class ParamKind : uint8_t {
   Value,   // host function parameter (arrays decay to pointers)

@@ -116,6 +116,11 @@ std::string syntax_spelling(const TypeSyntax& ts) {
       out += (ts.is_union ? "union " : "struct ") + (ts.name.empty() ? "<anon>" : ts.name);
       break;
     case TypeSyntax::Base::Enum: out += "enum " + (ts.name.empty() ? "<anon>" : ts.name); break;
+    case TypeSyntax::Base::Typeof:
+      out += ts.typeof_of && ts.typeof_of->type
+                 ? "typeof(" + syntax_spelling(*ts.typeof_of->type) + ")"
+                 : "typeof(...)";
+      break;
   }
   out.append(static_cast<size_t>(ts.pointer_depth), '*');
   if (ts.paren) {
@@ -234,6 +239,13 @@ class Dumper {
         opt_expr(c, "condition", n.cond.get());
         opt_expr(c, "then", n.then_expr.get());
         opt_expr(c, "else", n.else_expr.get());
+        return;
+      }
+      case ExprKind::StmtExpr: {
+        const auto& n = static_cast<const StmtExprExpr&>(e);
+        line(depth, "StmtExpr", e.type, e.loc);
+        stmt(c, *n.body);
+        opt_expr(c, "result", n.result.get());
         return;
       }
       case ExprKind::Comma: {

@@ -28,6 +28,8 @@ void walk_expr(const Expr* e, const std::function<void(const Expr&)>& f) {
       walk_expr(c->else_expr.get(), f);
       break;
     }
+    case ExprKind::StmtExpr:
+      break;  // host code only (sema)
     case ExprKind::Comma:
       walk_expr(e->as<CommaExpr>()->lhs.get(), f);
       walk_expr(e->as<CommaExpr>()->rhs.get(), f);

@@ -34,6 +34,7 @@ TypeSyntax copy_base(const TypeSyntax& ts) {
   out.enum_def = ts.enum_def;
   out.is_const = ts.is_const;
   out.is_union = ts.is_union;
+  out.typeof_of = ts.typeof_of;
   return out;
 }
 
@@ -218,7 +219,8 @@ bool Parser::starts_type_name(size_t ahead) const {
     case Tok::kw_volatile:
       return true;
     case Tok::identifier:
-      return builtin_type_name(t) != nullptr || is_typedef_name(t.text);
+      return builtin_type_name(t) != nullptr || is_typedef_name(t.text) ||
+             (is_typeof_word(t.text) && tok(ahead + 1).kind == Tok::l_paren);
     default:
       return false;
   }
@@ -253,6 +255,7 @@ bool Parser::starts_declaration(size_t ahead) const {
         return next == Tok::identifier || next == Tok::star || next == Tok::kw_const ||
                is_brook_keyword(next) || (next == Tok::l_paren && tok(ahead + 2).kind == Tok::star);
       }
+      if (is_typeof_word(tok(ahead).text)) return tok(ahead + 1).kind == Tok::l_paren;
       return is_typedef_name(tok(ahead).text);
     default:
       return starts_type_name(ahead);
@@ -445,6 +448,23 @@ DeclSpec Parser::parse_decl_specifiers(std::vector<DeclPtr>* defs) {
         continue;
       }
       case Tok::identifier:
+        // gcc's typeof, of an expression or of a type name.
+        if (!spec.has_type && !k.any() && is_typeof_word(t.text) && tok(1).kind == Tok::l_paren) {
+          spec.type.loc = t.loc;
+          advance();
+          advance();
+          auto of = std::make_shared<TypeofSyntax>();
+          if (starts_type_name()) {
+            of->type = std::make_unique<TypeSyntax>(parse_type_name());
+          } else {
+            of->expr = parse_expr();
+          }
+          expect(Tok::r_paren);
+          spec.type.base = TypeSyntax::Base::Typeof;
+          spec.type.typeof_of = std::move(of);
+          spec.has_type = true;
+          continue;
+        }
         // Brook+ spells unsigned vectors `unsigned int4`, `unsigned char2`.
         if (!spec.has_type && k.unsigned_ == 1 &&
             k.void_ + k.bool_ + k.char_ + k.short_ + k.int_ + k.long_ + k.float_ + k.double_ +

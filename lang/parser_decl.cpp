@@ -221,6 +221,8 @@ std::string base_type_text(const TypeSyntax& ts) {
       return (ts.is_union ? "union " : "struct ") + ts.name;
     case TypeSyntax::Base::Enum:
       return "enum " + ts.name;
+    case TypeSyntax::Base::Typeof:
+      return "typeof(...)";
   }
   return ts.name;
 }

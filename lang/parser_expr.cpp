@@ -344,6 +344,16 @@ ExprPtr Parser::parse_primary() {
       }
       break;
     case Tok::l_paren: {
+      if (tok(1).kind == Tok::l_brace) {  // gcc's statement expression
+        auto se = std::make_unique<StmtExprExpr>(advance().loc);
+        se->body = parse_compound();
+        expect(Tok::r_paren);
+        if (!se->body->body.empty() && se->body->body.back()->kind == StmtKind::Expr) {
+          se->result = std::move(se->body->body.back()->as<ExprStmt>()->expr);
+          se->body->body.pop_back();
+        }
+        return se;
+      }
       advance();
       ExprPtr e = parse_expr();
       expect(Tok::r_paren);

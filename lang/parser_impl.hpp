@@ -70,6 +70,9 @@ class Parser {
   bool is_typedef_name(const std::string& name) const;
   bool starts_type_name(size_t ahead = 0) const;   // a type specifier or qualifier
   bool starts_declaration(size_t ahead = 0) const;  // also storage / Brook keywords
+  static bool is_typeof_word(std::string_view w) {
+    return w == "typeof" || w == "__typeof__" || w == "__typeof";
+  }
   const Type* builtin_type_name(const Token& t) const;
   ast::ExprPtr parse_brt_iter();
   // `unsigned int4` → uint4 (also char and short vectors); nullptr otherwise.

@@ -18,6 +18,21 @@ const Type* Sema::Impl::resolve_base(TypeSyntax& ts) {
         return nullptr;
       }
       return ts.builtin;
+    case TypeSyntax::Base::Typeof: {
+      TypeofSyntax& of = *ts.typeof_of;
+      if (!of.checked) {
+        of.checked = true;
+        if (of.type) {
+          of.resolved = resolve_type(*of.type, true);
+        } else if (in_kernel()) {
+          error(ts.loc, "'typeof' in " + func_desc() + " is host-only");
+        } else {
+          const Type* t = check_expr(of.expr);
+          of.resolved = t && !t->is_error() ? t : nullptr;
+        }
+      }
+      return of.resolved;
+    }
     case TypeSyntax::Base::Named: {
       Decl* d = lookup(ts.name);
       if (auto* td = d ? d->as<TypedefDecl>() : nullptr) return td->type;  // null: already reported

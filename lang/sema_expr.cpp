@@ -149,6 +149,20 @@ const Type* Sema::Impl::check_expr(ExprPtr& e) {
       t = check_value(c->rhs);
       break;
     }
+    case ExprKind::StmtExpr: {
+      auto* se = e->as<StmtExprExpr>();
+      if (!func || in_kernel()) {
+        error(e->loc, std::string("a statement expression '({ ... })' in ") + func_desc() +
+                          ": statement expressions are host code inside functions only");
+        t = err();
+        break;
+      }
+      push_scope();
+      check_compound(*se->body, false);
+      t = se->result ? check_value(se->result) : types.void_type();
+      pop_scope();
+      break;
+    }
     case ExprKind::Call:
       t = check_call(*e->as<CallExpr>());
       break;

@@ -457,7 +457,8 @@ std::string ClPrinter::expr(const Expr& e) {
     case ExprKind::Domain:
     case ExprKind::IterInit:
     case ExprKind::CompoundLit:
-      break;  // sema rejects a compound literal in a kernel
+    case ExprKind::StmtExpr:
+      break;  // sema rejects compound literals and statement expressions in a kernel
   }
   throw Unsupported{e.loc, "this expression is not available inside a kernel"};
 }
