@@ -495,7 +495,8 @@ StmtNodePtr Compiler::statement(const Stmt& s) {
           x = l->stmt.get();
         }
         if (auto* cs = x->as<CaseStmt>()) {
-          n->cases.push_back({cs->folded, n->body.size()});
+          for (int64_t v = cs->folded; v <= cs->folded_high; ++v)
+            n->cases.push_back({v, n->body.size()});
         } else if (x->as<DefaultStmt>()) {
           n->default_index = n->body.size();
         } else if (auto* ds = x->as<DeclStmt>()) {

@@ -605,7 +605,9 @@ struct SwitchStmt : StmtOf<StmtKind::Switch> {
 struct CaseStmt : StmtOf<StmtKind::Case> {
   using StmtOf::StmtOf;
   ExprPtr value;
+  ExprPtr high;        // gcc's `case lo ... hi:` (host code only); null for one value
   int64_t folded = 0;  // set by sema
+  int64_t folded_high = 0;  // == folded for one value; below it for an empty range
 };
 struct DefaultStmt : StmtOf<StmtKind::Default> {
   using StmtOf::StmtOf;

@@ -299,6 +299,7 @@ StmtPtr Parser::parse_statement() {
       advance();
       auto s = std::make_unique<CaseStmt>(loc);
       s->value = parse_conditional();
+      if (accept(Tok::ellipsis)) s->high = parse_conditional();
       expect(Tok::colon);
       return s;
     }

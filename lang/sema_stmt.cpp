@@ -239,9 +239,39 @@ void Sema::Impl::check_case(CaseStmt& c) {
   if (!v) return;
   SwitchContext& sw = switches.back();
   if (!sw.type->is_error()) arith_convert(c.value, sw.type);
-  c.folded = *v;
-  auto [it, inserted] = sw.cases.emplace(*v, c.loc);
-  if (!inserted) error(c.value->loc, "duplicate case value '" + std::to_string(*v) + "'");
+  c.folded = c.folded_high = *v;
+  if (c.high) {
+    const Type* ht = check_value(c.high, "used as case labels");
+    if (ht->is_error()) return;
+    if (in_kernel()) {
+      error(c.loc, "a case range in " + func_desc() + ": case ranges are host-only");
+      return;
+    }
+    std::optional<int64_t> hi =
+        ht->is_integer() ? require_constant(*c.high, "case range end") : std::nullopt;
+    if (!ht->is_integer())
+      error(c.high->loc, "case label must be an integer constant, not " + quoted(ht));
+    if (!hi) return;
+    if (!sw.type->is_error()) arith_convert(c.high, sw.type);
+    if (*hi < *v) {
+      diags.warning(c.high->loc, "empty range specified");
+      c.folded_high = *v - 1;
+      return;
+    }
+    if (*hi - *v >= 65536) {
+      error(c.high->loc, "case range of " + std::to_string(*hi - *v + 1) +
+                             " values: at most 65536 are supported");
+      return;
+    }
+    c.folded_high = *hi;
+  }
+  for (int64_t x = c.folded; x <= c.folded_high; ++x) {
+    auto [it, inserted] = sw.cases.emplace(x, c.loc);
+    if (!inserted) {
+      error(c.value->loc, "duplicate case value '" + std::to_string(x) + "'");
+      break;
+    }
+  }
 }
 
 void Sema::Impl::check_return(ReturnStmt& r) {
