@@ -363,6 +363,11 @@ constexpr std::string_view kPredefined[] = {
     "__builtin_nanf(tag) nanf(tag)",
     "__builtin_isnan(x) isnan(x)",
     "__builtin_isinf(x) isinf(x)",
+    // <fenv.h>'s rounding directions (x86-64's).
+    "FE_TONEAREST 0",
+    "FE_DOWNWARD 0x400",
+    "FE_UPWARD 0x800",
+    "FE_TOWARDZERO 0xc00",
     // <locale.h>'s categories (glibc's numbers).
     "LC_CTYPE 0",
     "LC_NUMERIC 1",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cfenv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -319,6 +320,7 @@ struct Engine::Impl {
       machine.fp = nullptr;
       machine.depth = 0;
       machine.stack.release({0, 0});
+      std::fesetround(FE_TONEAREST);  // a program's fesetround ends with its run
     };
     interp::interrupt_requested.store(false);
     {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cfenv>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -267,6 +268,17 @@ std::optional<Scalar> LibCall::process(Machine& m) {
       std::memcpy(m.memory.at(s, 2, loc, true), "C", 2);
       return interp::from_u64(s);
     }
+    case Builtin::fesetround: {
+      // The host interpreter's arithmetic then rounds that way, as a C
+      // program's does; the engine goes back to nearest after each run, and
+      // kernels (other threads) always round to nearest.
+      const int32_t mode = static_cast<int32_t>(arg(m, 0).i);
+      if (mode != FE_TONEAREST && mode != FE_DOWNWARD && mode != FE_UPWARD && mode != FE_TOWARDZERO)
+        return put<int32_t>(1);
+      return put<int32_t>(std::fesetround(mode) == 0 ? 0 : 1);
+    }
+    case Builtin::fegetround:
+      return put<int32_t>(std::fegetround());
     default:
       return std::nullopt;
   }

@@ -268,6 +268,8 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::setjmp, "setjmp", "int setjmp(long* env)"),
     proto(B::longjmp, "longjmp", "void longjmp(long* env, int val)"),
     proto(B::setlocale, "setlocale", "char* setlocale(int category, char* locale)"),
+    proto(B::fesetround, "fesetround", "int fesetround(int mode)"),
+    proto(B::fegetround, "fegetround", "int fegetround(void)"),
     // GNU <math.h> extensions (glibc's, as the host's other math).
     proto(B::exp10, "exp10", "double exp10(double x)"),
     proto(B::exp10f, "exp10f", "float exp10f(float x)"),

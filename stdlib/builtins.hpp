@@ -237,6 +237,9 @@ enum class Builtin : uint16_t {
   longjmp,
   // <locale.h>: only the "C" locale.
   setlocale,
+  // <fenv.h>'s rounding direction (host arithmetic; kernels keep nearest).
+  fesetround,
+  fegetround,
   exp10,
   exp10f,
   sincos,
