@@ -35,6 +35,8 @@ NodePtr make_assign(const Type* t, NodePtr lvalue, NodePtr rhs);
 NodePtr make_incdec(const Type* t, bool increment, bool postfix, NodePtr lvalue, int64_t step);
 // Evaluates `first` for its effects, then yields `second`'s value.
 NodePtr make_comma(NodePtr first, const Type* first_type, NodePtr second);
+// gcc's `a ?: b` on a scalar or pointer type t: a once, b when a is zero.
+NodePtr make_elvis(NodePtr a, NodePtr b, const Type* t);
 // cond ? a : b, for scalar, vector or aggregate results.
 NodePtr make_select(NodePtr cond, NodePtr a, NodePtr b);
 // Evaluates n (of type t) and discards the value.

@@ -182,6 +182,10 @@ NodePtr Compiler::value(const Expr& e) {
     case ExprKind::Assign: n = assign(*e.as<AssignExpr>()); break;
     case ExprKind::Conditional: {
       auto* c = e.as<ConditionalExpr>();
+      if (!c->then_expr) {  // gcc's a ?: b (sema converted both to e.type)
+        n = make_elvis(value(*c->cond), value(*c->else_expr), e.type);
+        break;
+      }
       if (e.type->is_stream()) {
         n = handle_box(make_select(condition(*c->cond), handle_load(value(*c->then_expr)),
                                    handle_load(value(*c->else_expr))));

@@ -608,6 +608,31 @@ NodePtr make_comma(NodePtr first, const Type* first_type, NodePtr second) {
   return n;
 }
 
+namespace {
+struct Elvis : Node {
+  NodePtr a, b;
+  TypeKind kind;
+  uint64_t size;
+  Scalar eval(Machine& m) override {
+    Scalar v = a->eval(m);
+    bool nonzero = kind == TypeKind::Float    ? v.f != 0.0f
+                   : kind == TypeKind::Double ? v.d != 0.0
+                   : size >= 8                ? v.u != 0
+                                              : (v.u & ((uint64_t{1} << (8 * size)) - 1)) != 0;
+    return nonzero ? v : b->eval(m);
+  }
+};
+}  // namespace
+
+NodePtr make_elvis(NodePtr a, NodePtr b, const Type* t) {
+  auto n = std::make_unique<Elvis>();
+  n->a = std::move(a);
+  n->b = std::move(b);
+  n->kind = t->is_pointer() ? TypeKind::ULong : t->kind;
+  n->size = t->is_pointer() ? 8 : t->size;
+  return n;
+}
+
 NodePtr make_select(NodePtr cond, NodePtr a, NodePtr b) {
   auto n = std::make_unique<Select>();
   n->cond = std::move(cond);

@@ -194,6 +194,7 @@ struct AssignExpr : ExprOf<ExprKind::Assign> {
 // Branches converted to a common type; cond is any scalar or pointer, or (in
 // kernels) a vector whose width is the result's: then every component is
 // selected on its own (cond[i] != 0), and both branches are evaluated.
+// then_expr is null for gcc's `a ?: b` (a, evaluated once, when nonzero).
 struct ConditionalExpr : ExprOf<ExprKind::Conditional> {
   using ExprOf::ExprOf;
   ExprPtr cond, then_expr, else_expr;

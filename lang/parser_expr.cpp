@@ -102,7 +102,7 @@ ExprPtr Parser::parse_conditional() {
   if (!at(Tok::question)) return cond;
   auto c = std::make_unique<ConditionalExpr>(advance().loc);
   c->cond = std::move(cond);
-  c->then_expr = parse_expr();
+  if (!at(Tok::colon)) c->then_expr = parse_expr();  // else gcc's `a ?: b`
   expect(Tok::colon);
   c->else_expr = parse_conditional();
   return c;

@@ -150,6 +150,7 @@ std::optional<int64_t> Sema::Impl::fold(const Expr& e) const {
       auto* c = e.as<ConditionalExpr>();
       auto cond = fold(*c->cond);
       if (!cond) return std::nullopt;
+      if (*cond && !c->then_expr) return cond;  // a ?: b
       return fold(*cond ? *c->then_expr : *c->else_expr);
     }
     default:

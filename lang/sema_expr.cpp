@@ -512,6 +512,7 @@ const Type* Sema::Impl::check_assign(AssignExpr& a) {
 }
 
 const Type* Sema::Impl::check_conditional(ConditionalExpr& c) {
+  if (!c.then_expr) return check_omitted_middle(c);
   if (!in_kernel()) {
     // `i % 2 ? *o : t` chooses between two streams on the host (LANGUAGE.md §12).
     const Type* tt = check_expr(c.then_expr);
@@ -579,6 +580,36 @@ const Type* Sema::Impl::check_conditional(ConditionalExpr& c) {
     return vp;
   }
   error(c.loc, "incompatible operand types in '?:': " + quoted(tt) + " and " + quoted(et));
+  return err();
+}
+
+// gcc's `a ?: b`: a when it is nonzero (evaluated once), else b; typed as
+// `a ? a : b` is. Host code only.
+const Type* Sema::Impl::check_omitted_middle(ConditionalExpr& c) {
+  const Type* ct = check_value(c.cond, "used as conditions");
+  const Type* et = check_value(c.else_expr, "used as values on the host");
+  if (ct->is_error() || et->is_error()) return err();
+  if (in_kernel()) {
+    error(c.loc, "'?:' with the middle operand left out, in " + func_desc() +
+                     ", is host-only; write 'a ? a : b'");
+    return err();
+  }
+  if (!(ct->is_scalar() || ct->is_pointer())) {
+    error(c.cond->loc, "condition must be a scalar, not " + quoted(ct));
+    return err();
+  }
+  if (ct->is_arithmetic() && et->is_arithmetic()) {
+    if (const Type* r = common_arith(ct, et)) {
+      arith_convert(c.cond, r);
+      arith_convert(c.else_expr, r);
+      return r;
+    }
+  }
+  if (ct->is_pointer() && (et == ct || is_null_constant(*c.else_expr))) {
+    if (et != ct) cast_to(c.else_expr, ct, CastKind::PointerCast);
+    return ct;
+  }
+  error(c.loc, "incompatible operand types in '?:': " + quoted(ct) + " and " + quoted(et));
   return err();
 }
 

@@ -146,6 +146,7 @@ struct Sema::Impl {
                       size_t at, std::vector<ast::ExprPtr>& elems, size_t& pos);
   // `(T){ … }` (C99 6.5.2.5), host code only.
   const Type* check_compound_literal(ast::CompoundLitExpr& c);
+  const Type* check_omitted_middle(ast::ConditionalExpr& c);
   // The fields leading to member `name` of `sd` through anonymous struct and
   // union members (C11), outermost first, ending at the member; empty when
   // `name` is a direct member or no member at all.
