@@ -74,6 +74,7 @@ class Preprocessor {
       for (std::string_view def : pp::predefined_macros()) define_from_text(std::string(def));
       expander_.macros()["__FILE__"] = Macro{MacroKind::file_name, {}, false, {}, {}};
       expander_.macros()["__LINE__"] = Macro{MacroKind::line_number, {}, false, {}, {}};
+      expander_.macros()["__COUNTER__"] = Macro{MacroKind::counter, {}, false, {}, {}};
       for (const std::string& def : pp::date_and_time_macros()) define_from_text(def);
       apply_command_line();
     }

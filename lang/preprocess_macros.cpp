@@ -144,6 +144,14 @@ bool Expander::expand_one(const PPToken& name, const Macro& macro, std::vector<P
       stack.push_back(std::move(t));
       return true;
     }
+    case MacroKind::counter: {  // gcc's __COUNTER__: 0, 1, 2, ... in the unit
+      PPToken t = dynamic_token(Tok::int_literal);
+      t.tok.int_value = counter_;
+      t.tok.text = std::to_string(counter_++);
+      t.tok.is_decimal = true;
+      stack.push_back(std::move(t));
+      return true;
+    }
     case MacroKind::object:
       push_reversed(substitute(macro, name, {}, with_name(name.hide, intern(name.tok.text)), depth));
       return true;

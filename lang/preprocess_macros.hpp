@@ -22,7 +22,7 @@ struct PPToken {
   bool placemarker = false;  // an empty argument next to ## (removed after pasting)
 };
 
-enum class MacroKind { object, function, file_name, line_number };
+enum class MacroKind { object, function, file_name, line_number, counter };
 
 struct Macro {
   MacroKind kind = MacroKind::object;
@@ -64,6 +64,7 @@ class Expander {
   const SourceManager& sources_;
   DiagnosticEngine& diags_;
   std::unordered_map<std::string, Macro> macros_;
+  uint64_t counter_ = 0;  // __COUNTER__'s next value
   std::unordered_map<std::string, uint32_t> name_ids_;
   size_t work_ = 0;
   bool blown_ = false;
