@@ -196,7 +196,17 @@ class Preprocessor {
           packed |= w == "packed" || w == "__packed__";
         }
         if (end < expanded.size()) {
-          if (packed) {
+          // Only where the parser takes it: after `struct`/`union`, the tag,
+          // or the closing brace; elsewhere gcc ignores it too.
+          const size_t n = result_.tokens.size();
+          auto text_at = [&](size_t back) -> std::string_view {
+            return n >= back ? std::string_view(result_.tokens[n - back].text) : std::string_view();
+          };
+          const bool after_struct = text_at(1) == "struct" || text_at(1) == "union" ||
+                                    text_at(1) == "}" ||
+                                    ((text_at(2) == "struct" || text_at(2) == "union") &&
+                                     result_.tokens[n - 1].kind == Tok::identifier);
+          if (packed && after_struct) {
             Token marker = expanded[i];
             marker.text = "__brook_packed";
             result_.tokens.push_back(std::move(marker));
