@@ -1,6 +1,7 @@
 // Private to sema (sema*.cpp): the checker's state and the operations the
 // files share. Split by concern: sema.cpp (scopes, driver), sema_decl.cpp
-// (types, declarations), sema_init.cpp (initialisers), sema_stmt.cpp,
+// (types, declarations), sema_struct.cpp (structs, unions, enums, layout),
+// sema_init.cpp (initialisers), sema_stmt.cpp,
 // sema_expr.cpp (operators, conversions), sema_access.cpp (names, members,
 // indexing, gathers), sema_call.cpp (user functions, kernels, reductions),
 // sema_builtins.cpp (the stdlib table, printf formats, stream operations),
