@@ -16,24 +16,21 @@ std::string quoted(const Type* t) {
 Sema::Impl::Impl(TypeContext& t, DiagnosticEngine& d, SemaOptions o)
     : types(t), diags(d), options(o) {
   scopes.emplace_back();
-  for (const char* name : {"stdout", "stderr", "stdin"}) {
+  // The C library's globals the engine gives values to. getopt's yield to a
+  // program's own declaration of the name (it need not include <unistd.h>).
+  auto predeclare = [&](const char* name, const Type* type, bool yielding) {
     auto v = std::make_unique<ast::VarDecl>(SourceLoc{});
     v->name = name;
-    v->type = types.pointer(types.void_type());
+    v->type = type;
     v->is_global = true;
     scopes.front().names[name] = v.get();
+    if (yielding) yielding_globals.push_back(v.get());
     predeclared.push_back(std::move(v));
-  }
-  // getopt's globals (<unistd.h>); the engine gives them their values.
-  for (const char* name : {"optarg", "optind", "opterr", "optopt"}) {
-    auto v = std::make_unique<ast::VarDecl>(SourceLoc{});
-    v->name = name;
-    v->type = name[3] == 'a' ? types.pointer(types.char_type()) : types.int_type();
-    v->is_global = true;
-    scopes.front().names[name] = v.get();
-    yielding_globals.push_back(v.get());
-    predeclared.push_back(std::move(v));
-  }
+  };
+  for (const char* name : {"stdout", "stderr", "stdin"})
+    predeclare(name, types.pointer(types.void_type()), false);
+  predeclare("optarg", types.pointer(types.char_type()), true);
+  for (const char* name : {"optind", "opterr", "optopt"}) predeclare(name, types.int_type(), true);
 }
 
 ast::Decl* Sema::Impl::lookup(std::string_view name) const {
