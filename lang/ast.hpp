@@ -290,10 +290,13 @@ struct SwizzleExpr : ExprOf<ExprKind::Swizzle> {
 };
 
 // sizeof(T) (operand null, `target` set) or sizeof e. Type unsigned long.
+// C11's _Alignof(T) (GCC: also of an expression) is the same node with
+// `alignment` set: `value` is then the type's alignment.
 struct SizeofExpr : ExprOf<ExprKind::Sizeof> {
   using ExprOf::ExprOf;
   std::optional<TypeSyntax> target;
   ExprPtr operand;
+  bool alignment = false;
   uint64_t value = 0;  // set by sema
 };
 

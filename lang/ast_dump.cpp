@@ -307,7 +307,7 @@ class Dumper {
       }
       case ExprKind::Sizeof: {
         const auto& n = static_cast<const SizeofExpr&>(e);
-        std::string text = "Sizeof";
+        std::string text = n.alignment ? "Alignof" : "Sizeof";
         if (n.target) text += " (" + syntax_spelling(*n.target) + ")";
         if (n.value) text += " = " + std::to_string(n.value);
         line(depth, text, e.type, e.loc);

@@ -137,6 +137,26 @@ ExprPtr Parser::parse_unary() {
     // `(int (*)(int))f` is a cast to a function pointer type.
     return !(ctor && tok(2).kind == Tok::l_paren && tok(3).kind != Tok::star);
   };
+  // sizeof and C11's _Alignof: `(T)` or an expression (_Alignof of an
+  // expression is GCC's).
+  auto size_query = [&](bool alignment) -> ExprPtr {
+    auto s = std::make_unique<SizeofExpr>(advance().loc);
+    s->alignment = alignment;
+    if (at(Tok::l_paren) && type_in_parens()) {
+      SourceLoc loc = advance().loc;
+      s->target = parse_type_name();
+      expect(Tok::r_paren);
+      if (at(Tok::l_brace)) {  // `sizeof (int[]){1, 2, 3}`: the size of a compound literal
+        s->operand = parse_postfix(compound_literal(loc, std::move(*s->target)));
+        s->target.reset();
+      }
+    } else {
+      s->operand = parse_unary();
+    }
+    return s;
+  };
+  if (t.kind == Tok::identifier && t.text == "_Alignof" && tok(1).kind == Tok::l_paren)
+    return size_query(true);
   switch (t.kind) {
     case Tok::plus: return unary(UnaryOp::Plus);
     case Tok::minus: return unary(UnaryOp::Neg);
@@ -146,21 +166,8 @@ ExprPtr Parser::parse_unary() {
     case Tok::amp: return unary(UnaryOp::AddrOf);
     case Tok::plus_plus: return unary(UnaryOp::PreInc);
     case Tok::minus_minus: return unary(UnaryOp::PreDec);
-    case Tok::kw_sizeof: {
-      auto s = std::make_unique<SizeofExpr>(advance().loc);
-      if (at(Tok::l_paren) && type_in_parens()) {
-        SourceLoc loc = advance().loc;
-        s->target = parse_type_name();
-        expect(Tok::r_paren);
-        if (at(Tok::l_brace)) {  // `sizeof (int[]){1, 2, 3}`: the size of a compound literal
-          s->operand = parse_postfix(compound_literal(loc, std::move(*s->target)));
-          s->target.reset();
-        }
-      } else {
-        s->operand = parse_unary();
-      }
-      return s;
-    }
+    case Tok::kw_sizeof:
+      return size_query(false);
     case Tok::kw_indexof: {
       auto i = std::make_unique<IndexofExpr>(advance().loc);
       if (at(Tok::semi) || at(Tok::r_paren) || at(Tok::comma)) {

@@ -19,6 +19,13 @@ constexpr std::string_view kPredefined[] = {
     "__restrict",
     "__restrict__",
     "_Bool bool",
+    // C's storage classes `register` and `auto` change nothing a valid
+    // program computes (taking a register variable's address is not valid C).
+    "register",
+    "auto",
+    // GCC's spellings of C11's _Alignof (the parser reads `_Alignof(T)`).
+    "__alignof__ _Alignof",
+    "__alignof _Alignof",
     "_Noreturn",
     "__inline inline",
     "__inline__ inline",
@@ -470,7 +477,12 @@ std::span<const std::string_view> header_macros(std::string_view name) {
       "and &&",    "and_eq &=", "bitand &", "bitor |", "compl ~",   "not !",
       "not_eq !=", "or ||",     "or_eq |=", "xor ^",   "xor_eq ^=",
   };
+  static constexpr std::string_view kStdalign[] = {
+      "alignof _Alignof",
+      "__alignof_is_defined 1",
+  };
   if (name == "iso646.h") return kIso646;
+  if (name == "stdalign.h") return kStdalign;
   return {};
 }
 

@@ -701,16 +701,20 @@ const Type* Sema::Impl::check_sizeof(SizeofExpr& s) {
     t = check_expr(s.operand);
     if (t->is_error()) return err();
     if (const FieldDecl* bf = bitfield_member(*s.operand)) {
-      error(s.loc, "cannot take the size of bit-field '" + bf->name + "'");
+      error(s.loc,
+            std::string(s.alignment ? "cannot take the alignment of" : "cannot take the size of") +
+                " bit-field '" + bf->name + "'");
       return err();
     }
   }
   if (t->is_stream() || t->is_void() || t->is_function() ||
       (t->is_struct() && !t->decl->is_definition) || (t->is_array() && t->count == 0)) {
-    error(s.loc, "cannot take the size of " + quoted(t));
+    error(s.loc,
+          std::string(s.alignment ? "cannot take the alignment of " : "cannot take the size of ") +
+              quoted(t));
     return err();
   }
-  s.value = t->size;
+  s.value = s.alignment ? t->align : t->size;
   return types.ulong_type();
 }
 
