@@ -24,7 +24,18 @@ std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
       }
     }
     const Token* paren_name = nullptr;
-    if (at_paren_declarator()) {
+    std::shared_ptr<ParenDeclarator> returned;  // `R (*f(params))(fparams)`: f's result
+    if (at_function_returning_pointer()) {
+      // `int (*getop(char c))(int, int)`: getop(char c) returns a pointer to
+      // a function (int, int) -> int, as `typedef int (*op)(int, int); op getop(char c)`.
+      advance();  // (
+      returned = std::make_shared<ParenDeclarator>();
+      while (accept(Tok::star)) {
+        ++returned->pointer_depth;
+        while (accept(Tok::kw_const) || accept(Tok::kw_volatile)) {
+        }
+      }
+    } else if (at_paren_declarator()) {
       SourceLoc at = tok().loc;
       paren_name = parse_paren_declarator(ts);
       if (!paren_name) fail(at, "expected a name in declaration");
@@ -35,6 +46,10 @@ std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
     const Token& name = paren_name ? *paren_name : take_name();
     if (first) stmt->loc = name.loc;
 
+    if (returned && spec.is_typedef)
+      fail(name.loc,
+           "a typedef of a function returning a function pointer is not supported; "
+           "name the returned pointer's type with a typedef first");
     if (!paren_name && spec.is_typedef && at(Tok::l_paren)) {
       // `typedef int binop(int, int);`: a function type, used as `binop*`.
       auto pd = std::make_shared<ParenDeclarator>();
@@ -56,6 +71,14 @@ std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
       push_scope();
       try {
         parse_params(*fn);
+        if (returned) {
+          expect(Tok::r_paren);
+          if (!at(Tok::l_paren))
+            fail_here("expected '(' and the parameters of the returned function");
+          returned->is_function = true;
+          parse_function_suffix(*returned);
+          fn->return_syntax.paren = std::move(returned);
+        }
         if (at(Tok::l_brace)) {
           if (!top_level || !first) fail_here("a function can only be defined at the top level");
           fn->body = parse_compound();

@@ -104,6 +104,16 @@ class Parser {
   bool at_paren_declarator() const {
     return at(Tok::l_paren) && tok(1).kind == Tok::star;
   }
+  // `( * NAME (` here: a function returning a function pointer,
+  // `R (*NAME(params))(fparams)`.
+  bool at_function_returning_pointer() const {
+    if (!at_paren_declarator()) return false;
+    size_t i = 1;
+    while (tok(i).kind == Tok::star || tok(i).kind == Tok::kw_const ||
+           tok(i).kind == Tok::kw_volatile)
+      ++i;
+    return tok(i).kind == Tok::identifier && tok(i + 1).kind == Tok::l_paren;
+  }
   ast::ExprPtr parse_initializer();
   // `(T)` already read, at `{`: the compound literal `(T){ … }`.
   ast::ExprPtr compound_literal(SourceLoc loc, ast::TypeSyntax target);

@@ -292,8 +292,32 @@ class Preprocessor {
     if (name == "pragma") return pragma(args, loc, file);
     if (name == "error") return diags_.error(loc, args.empty() ? "#error" : spelled(args));
     if (name == "warning") return diags_.warning(loc, args.empty() ? "#warning" : spelled(args));
-    if (name == "line") return;  // accepted; locations always name the real file and line
+    if (name == "line") return line_directive(args, loc);
+    // `# 42 "file.c" 2`: the line markers of gcc's preprocessed output (flags ignored).
+    if (line[1].kind == Tok::int_literal)
+      return line_directive(line.subspan(1, std::min<size_t>(line.size() - 1, 2)), loc);
     diags_.error(loc, "invalid preprocessing directive '#" + line[1].text + "'");
+  }
+
+  // `#line N` and `#line N "name"` (C99 6.10.4), their operands macro-expanded.
+  void line_directive(std::span<const Token> args, SourceLoc loc) {
+    std::vector<Token> operands = expander_.expand(args);
+    while (!operands.empty() && operands.back().kind == Tok::eof) operands.pop_back();
+    if (operands.empty() || operands[0].kind != Tok::int_literal ||
+        operands[0].text.find_first_not_of("0123456789") != std::string::npos ||
+        operands[0].int_value == 0 || operands[0].int_value > 2147483647u) {
+      return diags_.error(operands.empty() ? loc : operands[0].loc,
+                          "'#line' needs a line number from 1 to 2147483647");
+    }
+    std::string name;
+    if (operands.size() > 1) {
+      if (operands[1].kind != Tok::string_literal)
+        return diags_.error(operands[1].loc, "invalid file name after '#line': expected a string");
+      name = operands[1].str_value;
+      extra_tokens(std::span<const Token>(operands).subspan(2), "line");
+    }
+    expander_.mark_line(loc.file, loc.line, static_cast<uint32_t>(operands[0].int_value),
+                        std::move(name));
   }
 
   void extra_tokens(std::span<const Token> rest, const std::string& directive) {

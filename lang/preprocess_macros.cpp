@@ -116,6 +116,24 @@ bool Expander::charge(size_t tokens, SourceLoc loc) {
   return false;
 }
 
+void Expander::mark_line(uint32_t file, uint32_t directive_line, uint32_t next_line,
+                         std::string name) {
+  line_marks_[file].push_back(LineMark{directive_line, next_line, std::move(name)});
+}
+
+std::pair<uint32_t, std::string> Expander::presumed(SourceLoc loc) const {
+  std::pair<uint32_t, std::string> out{
+      loc.line, loc.file < sources_.file_count() ? sources_.path(loc.file) : ""};
+  auto it = line_marks_.find(loc.file);
+  if (it == line_marks_.end()) return out;
+  for (const LineMark& m : it->second) {
+    if (m.after >= loc.line) break;
+    out.first = m.next + (loc.line - m.after - 1);
+    if (!m.name.empty()) out.second = m.name;
+  }
+  return out;
+}
+
 bool Expander::expand_one(const PPToken& name, const Macro& macro, std::vector<PPToken>& stack,
                           int depth) {
   const SourceLoc loc = name.tok.loc;
@@ -131,15 +149,16 @@ bool Expander::expand_one(const PPToken& name, const Macro& macro, std::vector<P
   switch (macro.kind) {
     case MacroKind::file_name: {
       PPToken t = dynamic_token(Tok::string_literal);
-      t.tok.str_value = loc.file < sources_.file_count() ? sources_.path(loc.file) : "";
+      t.tok.str_value = presumed(loc).second;
       t.tok.text = quoted(t.tok.str_value);
       stack.push_back(std::move(t));
       return true;
     }
     case MacroKind::line_number: {
       PPToken t = dynamic_token(Tok::int_literal);
-      t.tok.int_value = loc.line;
-      t.tok.text = std::to_string(loc.line);
+      const uint32_t line = presumed(loc).first;
+      t.tok.int_value = line;
+      t.tok.text = std::to_string(line);
       t.tok.is_decimal = true;
       stack.push_back(std::move(t));
       return true;

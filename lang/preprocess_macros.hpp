@@ -47,6 +47,11 @@ class Expander {
   // Fully macro-expands `input` (C's rescanning included).
   std::vector<Token> expand(std::span<const Token> input);
 
+  // `#line N "name"` on line `directive_line` of `file`: from the next line on,
+  // __LINE__ counts from N and __FILE__ is `name` (kept when empty). Only
+  // these two macros follow it; diagnostics name the real file and line.
+  void mark_line(uint32_t file, uint32_t directive_line, uint32_t next_line, std::string name);
+
  private:
   std::vector<PPToken> expand_list(std::vector<PPToken> input, int depth);
   // Returns false (leaving `stack` untouched) when `name` is a function-like
@@ -65,6 +70,14 @@ class Expander {
   DiagnosticEngine& diags_;
   std::unordered_map<std::string, Macro> macros_;
   uint64_t counter_ = 0;  // __COUNTER__'s next value
+  struct LineMark {
+    uint32_t after = 0;  // the #line directive's own (real) line
+    uint32_t next = 0;   // the presumed number of the line after it
+    std::string name;    // the presumed file name (the file's own when empty)
+  };
+  std::unordered_map<uint32_t, std::vector<LineMark>> line_marks_;  // by file, in order
+  // The presumed line and file name of `loc` after #line directives.
+  std::pair<uint32_t, std::string> presumed(SourceLoc loc) const;
   std::unordered_map<std::string, uint32_t> name_ids_;
   size_t work_ = 0;
   bool blown_ = false;
