@@ -8,6 +8,15 @@ using namespace ast;
 
 namespace {
 
+// An `out` vector parameter bound to a stream of the same component type with
+// fewer components (`out float2 o<>` and a `float` stream): §12's narrowing.
+bool narrows_output(const Type* param, const Type* stream_elem) {
+  if (!param->is_vector() || !stream_elem) return false;
+  if (stream_elem->is_vector())
+    return stream_elem->elem == param->elem && stream_elem->count < param->count;
+  return stream_elem == param->elem;
+}
+
 SourceLoc callee_loc(const CallExpr& c) {
   return c.callee_loc.valid() ? c.callee_loc : c.loc;
 }
@@ -207,7 +216,18 @@ const Type* Sema::Impl::check_kernel_launch(CallExpr& c, FuncDecl& f) {
         if (p.pkind == ParamKind::Out) has_out = true;
         const Type* t = stream_arg(arg, desc);
         if (!t || p.type->is_error()) break;
-        if (t->elem != p.type)
+        if (t->elem != p.type && p.pkind == ParamKind::Out && p.vout_bound < 0 && !t->is_iter &&
+            narrows_output(p.type, t->elem)) {
+          // BrookGPU wrote a float2 output into a float stream (a GPU keeps
+          // the first channels): the stream gets each element's first
+          // components, as the implicit narrowing conversion does (§12).
+          const uint32_t dropped = p.type->count - (t->elem->is_vector() ? t->elem->count : 1);
+          diags.warning(arg->loc, desc + " is a stream of " + quoted(t->elem) +
+                                      " for the output '" + p.name + "' of type " + quoted(p.type) +
+                                      ": its last " + std::to_string(dropped) +
+                                      (dropped == 1 ? " component is" : " components are") +
+                                      " dropped");
+        } else if (t->elem != p.type)
           error(arg->loc, desc + " must be a stream of " + quoted(p.type) + ", not " + quoted(t));
         else if (p.pkind == ParamKind::Out && t->is_iter)
           error(arg->loc,

@@ -1,6 +1,7 @@
-#include "runtime/stream_display.hpp"
-#include "stdlib/stream_print.hpp"
 #include "runtime/stream_runtime.hpp"
+#include "runtime/stream_display.hpp"
+#include "runtime/stream_narrow.hpp"
+#include "stdlib/stream_print.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -616,19 +617,26 @@ void StreamRuntime::run_kernel(interp::Machine&, const ast::FuncDecl& kernel, co
   for (size_t i = 0; i < args.size() && i < kernel.params.size(); ++i) {
     cargs[i] = call_arg(*kernel.params[i], args[i], i < call.args.size() ? call.args[i].get() : nullptr, loc);
   }
+  NarrowedOutputs narrowed(*backend_, *budget_, kernel, cargs, loc);
   MapPlan plan = Scheduler::plan_map(kernel, cargs, loc);
   if (plan_output_) show(describe(plan));  // describe only when someone reads it (--dump-plans)
   for (const PlanArg& a : plan.args) {
-    if (a.vout_bound >= 0) return run_vout_kernel(plan, args, loc);
+    if (a.vout_bound >= 0) {
+      run_vout_kernel(plan, args, loc);
+      narrowed.commit();
+      return;
+    }
   }
   ScratchCharge scratch(*budget_, plan.copies, kernel.name, loc);
   if (!profile_) {
     backend_->run_map(plan);
+    narrowed.commit();
     return;
   }
   const auto t0 = Profile::Clock::now();
   const double overhead0 = profile_->overhead_ms();
   backend_->run_map(plan);
+  narrowed.commit();
   const int64_t n = element_count(plan.domain);
   uint64_t bytes = 0;
   for (const PlanArg& a : plan.args) {

@@ -2468,6 +2468,29 @@ def _(out):
     out.stream_print(n)
 
 
+@test("s12_out_narrowing")
+def _(out):
+    out.warn("argument 2 of kernel 'spread' is a stream of 'float' for the output 'o' of type "
+             "'float2': its last 1 component is dropped", "f);\n  streamPrint(f);\n  quad")
+    out.warn("argument 2 of kernel 'quad' is a stream of 'float2' for the output 'o' of type "
+             "'float4': its last 2 components are dropped", "g);\n  streamPrint(g);")
+    out.warn("argument 2 of kernel 'spread' is a stream of 'float' for the output 'o' of type "
+             "'float2': its last 1 component is dropped", ".domain(int2(0, 1), int2(3, 3))")
+    out.warn("argument 2 of kernel 'bump' is a stream of 'float' for the output 'o' of type "
+             "'float2': its last 1 component is dropped", "f);\n  streamPrint(f);\n  return")
+    a = from_list([2, 3], fl([1, 2, 3, 4, 5, 6]))
+    f, g, big = Stream([2, 3]), Stream([2, 3], (F(0), F(0))), Stream([4, 3])
+    launch([f], [a], lambda inv, x, *cur: [x * F(2)])          # keeps o.x = a * 2
+    out.stream_print(f)
+    launch([g], [a], lambda inv, x, *cur: [(x, x + F(1))])     # keeps (a, a + 1)
+    out.stream_print(g)
+    launch([big.domain((0, 1), (3, 3))], [a], lambda inv, x, *cur: [x * F(2)])
+    out.stream_print(big)
+    # o.x reads f's element (the temporary holds it widened), o.y is dropped.
+    launch([f], [f], lambda inv, x, cur: [cur + x * F(10)])
+    out.stream_print(f)
+
+
 @test("s12_vector_select")
 def _(out):
     a = from_list([2], [fl([1, 2, 3, 4]), fl([4, 3, 2, 1])])
