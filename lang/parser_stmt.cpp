@@ -25,8 +25,12 @@ bool Parser::reject_outside_c99() {
     if (t.text != word) continue;
     // `class` or `using` as an ordinary name (`int class;` is C) is left alone.
     Tok next = tok(1).kind;
+    // `asm (…)`, `asm volatile (…)`, GCC's `__asm__ __volatile__ (…)`, `asm goto`.
+    bool asm_qualifier = next == Tok::kw_volatile || next == Tok::kw_inline ||
+                         next == Tok::kw_goto ||
+                         (next == Tok::identifier && tok(1).text.starts_with("__volatile"));
     bool construct = word.starts_with("__asm") || word == "asm"
-                         ? next == Tok::l_paren || next == Tok::kw_volatile
+                         ? next == Tok::l_paren || asm_qualifier
                          : next == Tok::identifier || next == Tok::less || next == Tok::l_brace;
     if (!construct) return false;
     diags_.error(t.loc, std::string(what) + " not part of Brook's host language (C99)");
