@@ -174,8 +174,13 @@ std::set<const Decl*> assigned_decls(const Stmt* s) {
   walk(s, [&](const Expr& x) {
     if (const auto* a = x.as<AssignExpr>()) add(a->lhs.get());
     if (const auto* u = x.as<UnaryExpr>(); u && changes(*u)) add(u->operand.get());
+    // A kernel call may write an argument (an out parameter binds by
+    // reference); a builtin only through a pointer (`modf(x, &ip)`, host
+    // code), so `fmod(p.x, 3.0f)` leaves p alone.
     if (const auto* c = x.as<CallExpr>())
-      for (const ExprPtr& arg : c->args) add(arg.get());
+      for (const ExprPtr& arg : c->args)
+        if (c->target != CallTarget::Builtin || !arg->type || arg->type->is_pointer())
+          add(arg.get());
   });
   return out;
 }

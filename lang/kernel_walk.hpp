@@ -26,7 +26,8 @@ void walk_with_callees(const ast::FuncDecl& f,
 // The declaration an lvalue expression ultimately names (a local, a parameter).
 const ast::Decl* root_of(const ast::Expr* e);
 // Whether anything under `s` may change `v`: an assignment or ++/-- of it (or
-// of a part of it), or passing it to a kernel call (an out parameter).
+// of a part of it), passing it to a kernel call (an out parameter), or a
+// pointer to it to a builtin.
 bool may_assign(const ast::Stmt* s, const ast::Decl& v);
 // Every declaration something under `s` may change (as may_assign), in one walk.
 std::set<const ast::Decl*> assigned_decls(const ast::Stmt* s);

@@ -23,6 +23,7 @@
 #include "backends/opencl/cl_printer.hpp"
 #include "backends/opencl/cl_walk.hpp"
 #include "lang/counted_loop.hpp"
+#include "stdlib/builtins.hpp"
 
 namespace brook::opencl {
 
@@ -206,6 +207,164 @@ std::string ClPrinter::with_shadow(const Expr& e, const std::string& text) {
   return "((" + s + (w->second.reset ? " = " : " += ") + v + "), " + text + ")";
 }
 
+// BrookGPU's programs do integer arithmetic in float: `g = floor(p.y / 66.0f)`,
+// `y = p.y - g * 66.0f`, then gather at `float2(p.x - 1.0f, g * 64.0f + y)`.
+// When every value in such an expression is an integer of magnitude below
+// 2^24 every float operation in it is exact, so int arithmetic gives the same
+// value, and a gather at it clamps like an int (floor(X + 0.25) == X for such
+// X, as above). The bounds make "below 2^24" a proof:
+//  - a position is in [0, position_limit) (at most 2^24, part of the variant
+//    key), an integral() value within its integral_bound;
+//  - X + Y, X - Y and X * Y are exact when the result's bounds stay below 2^24;
+//  - floor(X / C) for an integer X in [0, 2^24) and an integral C >= 1 is X
+//    div C: X / C lies at least 1/C below the next integer, while rounding
+//    moves it by at most (X / C) 2^-24 < 1/C, so the float quotient never
+//    reaches that integer (and an integral quotient is exact);
+//  - fmod(X, C) is exact in IEEE arithmetic, X mod C for X >= 0;
+//  - X - floor(X / C) * C (how BrookGPU spells X mod C) is in [0, C - 1].
+std::optional<ClPrinter::Ranged> ClPrinter::ranged(const Expr& e, int comp, int depth) {
+  if (!m_.exact_positions || depth > 12 || !is_float_based(e.type)) return std::nullopt;
+  auto fits = [](const Ranged& r) {
+    return r.lo > -kExactLimit && r.hi < kExactLimit ? std::optional<Ranged>(r) : std::nullopt;
+  };
+  if (auto p = position(e, comp, 0))
+    return Ranged{"((int)" + *p + ")", 0, static_cast<double>(m_.position_limit - 1)};
+  switch (e.kind) {
+    case ExprKind::FloatLit:
+    case ExprKind::Cast: {
+      auto b = integral_bound(e, comp, 0);
+      auto t = b && *b < kExactLimit ? integral(e, comp, 0) : std::nullopt;
+      if (!t) return std::nullopt;
+      return Ranged{"((int)" + *t + ")", -*b, *b};
+    }
+    case ExprKind::Name: {
+      if (integral_param(e)) return Ranged{"((int)" + expr(e) + ")", -4096, 4096};
+      auto* v = e.as<NameExpr>()->decl ? e.as<NameExpr>()->decl->as<VarDecl>() : nullptr;
+      if (!v || v->is_global || v->is_static || !v->init || v->init->kind == ExprKind::InitList)
+        return std::nullopt;
+      if (v->type != v->init->type || !never_assigned(*v)) return std::nullopt;
+      return ranged(*v->init, comp, depth + 1);
+    }
+    case ExprKind::Swizzle: {
+      auto* sw = e.as<SwizzleExpr>();
+      if (comp >= sw->count) return std::nullopt;
+      int from = sw->base->type->is_vector() ? sw->comps[static_cast<size_t>(comp)] & 3 : 0;
+      return ranged(*sw->base, from, depth + 1);
+    }
+    case ExprKind::Construct: {
+      auto* c = e.as<ConstructExpr>();
+      if (!e.type->is_vector())
+        return c->args.size() == 1 ? ranged(*c->args[0], 0, depth + 1) : std::nullopt;
+      if (c->args.size() != e.type->count || c->args[static_cast<size_t>(comp)]->type->is_vector())
+        return std::nullopt;
+      return ranged(*c->args[static_cast<size_t>(comp)], 0, depth + 1);
+    }
+    case ExprKind::Call: {
+      auto* c = e.as<CallExpr>();
+      if (c->target != CallTarget::Builtin || e.type->is_vector()) return std::nullopt;
+      if (static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::floor &&
+          c->args.size() == 1 && !c->args[0]->type->is_vector()) {
+        if (auto x = ranged(*c->args[0], 0, depth + 1)) return x;  // floor of an integer
+      }
+      return ranged_division(*c, depth);
+    }
+    case ExprKind::Binary: {
+      auto* b = e.as<BinaryExpr>();
+      if (b->op != BinaryOp::Add && b->op != BinaryOp::Sub && b->op != BinaryOp::Mul)
+        return std::nullopt;
+      auto side = [&](const Expr& x) {
+        return ranged(x, x.type->is_vector() ? comp : 0, depth + 1);
+      };
+      auto l = side(*b->lhs);
+      if (!l) return std::nullopt;
+      if (b->op == BinaryOp::Sub && l->lo >= 0) {
+        // X - floor(X / C) * C, written with X the same on both sides.
+        auto* m = b->rhs->as<BinaryExpr>();
+        if (m && m->op == BinaryOp::Mul && !m->type->is_vector()) {
+          for (int k = 0; k < 2; ++k) {
+            const Expr& q = k == 0 ? *m->lhs : *m->rhs;
+            const Expr& cst = k == 0 ? *m->rhs : *m->lhs;
+            auto* lit = cst.as<FloatLit>();
+            const Expr* qe = &q;
+            while (auto* n = qe->as<NameExpr>()) {  // through never-written locals
+              auto* v = n->decl ? n->decl->as<VarDecl>() : nullptr;
+              if (!v || v->is_global || v->is_static || !v->init || v->type != v->init->type ||
+                  !never_assigned(*v))
+                break;
+              qe = v->init.get();
+            }
+            auto* call = qe->as<CallExpr>();
+            if (!lit || !call || call->target != CallTarget::Builtin ||
+                static_cast<stdlib::Builtin>(call->builtin) != stdlib::Builtin::floor ||
+                call->args.size() != 1)
+              continue;
+            auto* div = call->args[0]->as<BinaryExpr>();
+            auto* c2 = div ? div->rhs->as<FloatLit>() : nullptr;
+            if (!div || div->op != BinaryOp::Div || !c2 || c2->value != lit->value) continue;
+            auto x = ranged(*div->lhs, 0, depth + 1);
+            if (!x || x->text != l->text || !ranged_division(*call, depth + 1)) continue;
+            const auto c = static_cast<long long>(lit->value);
+            return Ranged{"(" + l->text + " % " + std::to_string(c) + ")", 0,
+                          static_cast<double>(c - 1)};
+          }
+        }
+      }
+      auto r = side(*b->rhs);
+      if (!r) return std::nullopt;
+      Ranged out;
+      const char* op = b->op == BinaryOp::Add ? " + " : b->op == BinaryOp::Sub ? " - " : " * ";
+      out.text = "(" + l->text + op + r->text + ")";
+      if (b->op == BinaryOp::Add) {
+        out.lo = l->lo + r->lo, out.hi = l->hi + r->hi;
+      } else if (b->op == BinaryOp::Sub) {
+        out.lo = l->lo - r->hi, out.hi = l->hi - r->lo;
+      } else {
+        const double c[4] = {l->lo * r->lo, l->lo * r->hi, l->hi * r->lo, l->hi * r->hi};
+        out.lo = std::min(std::min(c[0], c[1]), std::min(c[2], c[3]));
+        out.hi = std::max(std::max(c[0], c[1]), std::max(c[2], c[3]));
+      }
+      return fits(out);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<ClPrinter::Ranged> ClPrinter::ranged_division(const CallExpr& c, int depth) {
+  const auto id = static_cast<stdlib::Builtin>(c.builtin);
+  const Expr* x = nullptr;
+  const FloatLit* divisor = nullptr;
+  if (id == stdlib::Builtin::floor && c.args.size() == 1) {
+    auto* div = c.args[0]->as<BinaryExpr>();
+    if (!div || div->op != BinaryOp::Div || div->type->is_vector()) return std::nullopt;
+    x = div->lhs.get();
+    divisor = div->rhs->as<FloatLit>();
+  } else if (id == stdlib::Builtin::fmod && c.args.size() == 2 && !c.args[0]->type->is_vector()) {
+    x = c.args[0].get();
+    divisor = c.args[1]->as<FloatLit>();
+  }
+  if (!x || !divisor || !is_float_based(divisor->type) || x->type != divisor->type)
+    return std::nullopt;
+  const double d = divisor->value;
+  if (!(d >= 1 && d < kExactLimit) || d != std::floor(d)) return std::nullopt;
+  auto r = ranged(*x, 0, depth + 1);
+  if (!r || r->lo < 0) return std::nullopt;
+  const std::string c_text = std::to_string(static_cast<long long>(d));
+  if (id == stdlib::Builtin::fmod) return Ranged{"(" + r->text + " % " + c_text + ")", 0, d - 1};
+  return Ranged{"(" + r->text + " / " + c_text + ")", 0, std::floor(r->hi / d)};
+}
+
+std::optional<std::string> ClPrinter::exact_builtin(const CallExpr& c) {
+  const auto id = static_cast<stdlib::Builtin>(c.builtin);
+  if ((id != stdlib::Builtin::floor && id != stdlib::Builtin::fmod) || c.type->is_vector())
+    return std::nullopt;
+  for (const auto& a : c.args)
+    if (!side_effect_free(*a)) return std::nullopt;
+  auto r = ranged_division(c, 0);
+  if (!r) return std::nullopt;
+  return "((float)" + r->text + ")";
+}
+
 // A float counter's component as its shadow. Only under exact_positions:
 // every gather extent is then at most 2^24, which the shadow's clamp needs
 // (lang/analysis.hpp has the proof).
@@ -264,6 +423,7 @@ std::optional<std::string> ClPrinter::exact_index(const Expr& e, int comp) {
     return exact_index(*c->args[static_cast<size_t>(comp)], 0);
   if (auto p = position(e, comp, 0)) return "((long)" + *p + ")";
   if (auto d = integral(e, comp, 0)) return d;
+  if (auto r = ranged(e, comp, 0)) return "((long)" + r->text + ")";
   auto* b = e.as<BinaryExpr>();
   if (!b || (b->op != BinaryOp::Add && b->op != BinaryOp::Sub)) return std::nullopt;
   // The offset beside a position: an integral value, or a float counter's
@@ -290,7 +450,7 @@ bool ClPrinter::narrow_exact(const Expr& e, int comp) {
     auto b = integral_bound(x, comp, 0);
     return b && *b < kExactLimit && integral(x, comp, 0);
   };
-  if (position(e, comp, 0) || small(e)) return true;
+  if (position(e, comp, 0) || small(e) || ranged(e, comp, 0)) return true;
   auto* b = e.as<BinaryExpr>();
   if (!b || (b->op != BinaryOp::Add && b->op != BinaryOp::Sub)) return false;
   if (position(*b->lhs, comp, 0) && small(*b->rhs)) return true;

@@ -93,7 +93,8 @@ std::string view_index_helper(ClModule& m) {
 std::string map_key(const MapPlan& plan, KernelFacts& facts) {
   std::string k = "map " + ptr_text(&plan.kernel->defined()) + " r" +
                   std::to_string(plan.domain.size()) + (narrow_ok(plan) ? "n" : "w") +
-                  (exact_ok(plan) ? "x" : "f") + (flat_ok(plan, facts) ? "l" : "");
+                  (exact_ok(plan) ? "x" + std::to_string(position_limit(plan)) : "f") +
+                  (flat_ok(plan, facts) ? "l" : "");
   k += " u";
   for (const auto& [access, inside] : unclamped_accesses(plan, facts)) k += inside ? "1" : "0";
   for (int p : small_integral_constants(plan)) k += " ic" + std::to_string(p);
@@ -170,6 +171,7 @@ std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts
                             const ClArgs* shape) {
   m.narrow_index = narrow_ok(plan);
   m.exact_positions = exact_ok(plan);
+  m.position_limit = position_limit(plan);
   for (const auto& [access, inside] : unclamped_accesses(plan, facts))
     if (inside) m.unclamped.insert({access.gather, access.index});
   for (int p : small_integral_constants(plan))

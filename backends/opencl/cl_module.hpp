@@ -62,6 +62,8 @@ class ClModule {
   // Every extent of the launch is at most 2^24, so float positions are exact
   // integers and the printer may use their int twins (cl_exact.cpp).
   bool exact_positions = false;
+  // Every position is below this (cl_variant.hpp's position_limit).
+  int64_t position_limit = int64_t{1} << 24;
   // Gather indices (the GatherExpr as an Expr*, logical dimension) and local
   // array indices (the IndexExpr, 0) that provably stay inside their array at
   // this launch (cl_bounds.hpp): printed without a clamp.

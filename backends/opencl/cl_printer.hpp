@@ -118,6 +118,20 @@ class ClPrinter {
   std::optional<std::string> offset(const ast::Expr& e, int comp);
   // `(int)P` for an exact position P.
   std::optional<std::string> exact_int_cast(const ast::CastExpr& e);
+  // BrookGPU's integer arithmetic in float (cl_exact.cpp): component `comp`
+  // of a float expression built from positions, integral values, + - *,
+  // floor(X / C) and fmod(X, C), as an int text with bounds, when every
+  // float operation in it is exact (all values integers below 2^24).
+  struct Ranged {
+    std::string text;
+    double lo = 0, hi = 0;
+  };
+  std::optional<Ranged> ranged(const ast::Expr& e, int comp, int depth);
+  // floor(X / C) or fmod(X, C) (`mod`) with X ranged and non-negative and C an
+  // integral literal from 1 to 2^24.
+  std::optional<Ranged> ranged_division(const ast::CallExpr& c, int depth);
+  // `floor(call)` printed from its int value, when ranged.
+  std::optional<std::string> exact_builtin(const ast::CallExpr& c);
   bool never_assigned(const ast::VarDecl& v);
   // Float counters of the function being printed (lang/analysis.hpp): each
   // has a long `brook_ci_NAME` beside it, written with it, that exact gather

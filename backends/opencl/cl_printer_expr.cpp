@@ -402,7 +402,10 @@ std::string ClPrinter::expr(const Expr& e) {
     }
     case ExprKind::Call: {
       auto* c = e.as<CallExpr>();
-      if (c->target == CallTarget::Builtin) return builtin(*c);
+      if (c->target == CallTarget::Builtin) {
+        if (auto exact = exact_builtin(*c)) return *exact;
+        return builtin(*c);
+      }
       if (c->target == CallTarget::Kernel) return kernel_call(*c);
       throw Unsupported{e.loc, "'" + c->callee + "' cannot be called inside a kernel"};
     }

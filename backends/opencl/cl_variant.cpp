@@ -98,6 +98,21 @@ bool exact_ok(const MapPlan& plan) {
   return true;
 }
 
+int64_t position_limit(const MapPlan& plan) {
+  const int64_t cap = int64_t{1} << 24;
+  int64_t most = 1;
+  auto see = [&](const Extents& e) {
+    for (int64_t x : e) most = std::max(most, x);
+  };
+  see(plan.domain);
+  for (const PlanArg& a : plan.args)
+    if (a.role != ArgRole::Constant && !(a.role == ArgRole::Gather && a.gather_from_host))
+      see(a.view.extents), see(a.view.stream_extents);
+  int64_t limit = 1;
+  while (limit < most && limit < cap) limit *= 2;
+  return limit;
+}
+
 // Which provable gather indices of the plan's kernel stay inside their arrays
 // at this launch's extents (cl_bounds.hpp): those print without a clamp.
 std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& plan,

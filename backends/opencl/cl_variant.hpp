@@ -45,6 +45,11 @@ class KernelFacts {
 bool narrow_ok(const MapPlan& plan);
 // Every extent of the launch is at most 2^24: float positions are exact (cl_exact.cpp).
 bool exact_ok(const MapPlan& plan);
+// A power of two above every position indexof can give at this launch (the
+// domain's and every stream argument's extents), at most 2^24: the bound
+// cl_exact.cpp's integer arithmetic proves its results exact with. Part of
+// the variant key.
+int64_t position_limit(const MapPlan& plan);
 // One linear range: every stream is laid out like the domain and the kernel
 // never reads its position; the NDRange is then element_count(domain) wide.
 bool flat_ok(const MapPlan& plan, KernelFacts& facts);

@@ -1521,6 +1521,35 @@ def _(out):
     out.stream_print(r)
 
 
+@test("s5_float_integer_arith")
+def _(out):
+    img = from_list([10, 9], fl([(i * 7 + j * 3) % 11 for i in range(10) for j in range(9)]))
+    a, b, c = Stream([10, 9]), Stream([10, 9]), Stream([10, 9])
+
+    def fmodf(x, y):
+        return F(math.fmod(float(x), float(y)))  # exact in IEEE arithmetic
+
+    def regroup(inv, *cur):
+        px, py = inv.indexof_out()[:2]
+        g = ffloor(py / F(5))
+        y = py - g * F(5)
+        half_x = ffloor(px / F(2))
+        odd_x = px - F(2) * ffloor(px / F(2))
+        m = fmodf(px, F(3))
+        va = gather_v(img, (half_x + odd_x * F(7), g * F(5) + y)) + F(100) * m
+        vb = gather_v(img, (px - F(1), g * F(4) + y - F(1))) + F(10) * g + F(1000) * y
+        neg = ffloor((px - F(5)) / F(2))
+        frac = ffloor(px / F(2.5))
+        other = px - ffloor(py / F(4)) * F(4)
+        w = ffloor(px / F(3)) + F(0.5)
+        vc = neg + F(100) * frac + F(10000) * other + gather_v(img, (w, other * F(0.5))) * F(0.25)
+        return [va, vb, vc]
+    launch([a, b, c], [], regroup)
+    out.stream_print(a)
+    out.stream_print(b)
+    out.stream_print(c)
+
+
 @test("s5_int_position_gather")
 def _(out):
     img = from_list([3, 70], fl([(i * 5 + j * 3) % 13 - 6 for i in range(3) for j in range(70)]))
