@@ -28,6 +28,10 @@ int cmd_run(CommandLine& cl) {
   } else if (!engine.compile_file(cl.program)) {
     return 1;
   }
+  for (const std::string& more : cl.sources) {
+    engine.end_translation_unit();
+    if (!engine.compile_file(more)) return 1;
+  }
   std::vector<std::string> argv;
   argv.push_back(cl.program);
   argv.insert(argv.end(), cl.rest.begin(), cl.rest.end());

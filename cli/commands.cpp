@@ -75,6 +75,10 @@ std::unique_ptr<Engine> compile_only(CommandLine& cl, int* status) {
   if (!engine) return nullptr;
   *status = 1;
   if (!engine->compile_file(cl.program)) return nullptr;
+  for (const std::string& more : cl.sources) {
+    engine->end_translation_unit();
+    if (!engine->compile_file(more)) return nullptr;
+  }
   *status = 0;
   return engine;
 }

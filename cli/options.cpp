@@ -1,5 +1,6 @@
 #include "cli/options.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -113,13 +114,17 @@ std::string usage_text() {
          "\n"
          "commands:\n"
          "  repl [file.br]                      interactive REPL (the default)\n"
-         "  run [options] prog.br [args...]     run a program: top-level statements, then main\n"
+         "  run [options] prog.br [more.c...] [--] [args...]\n"
+         "                                      run a program: top-level statements, then main\n"
          "                                      ('-' reads the program from stdin)\n"
          "  prog.br [args...]                   the same as 'brook run prog.br'\n"
-         "  check prog.br                       parse and check only; diagnostics, no execution\n"
-         "  emit " + emit_stage_list("|") + " prog.br [kernel]\n"
+         "  check prog.br [more.c...]           parse and check only; diagnostics, no execution\n"
+         "  emit " +
+         emit_stage_list("|") +
+         " prog.br [kernel]\n"
          "                                      print one stage's output\n"
-         "  cc [-o NAME] prog.br...             translate .br files to NAME.h + NAME.cpp for a C++ build\n"
+         "  cc [-o NAME] prog.br...             translate .br files to NAME.h + NAME.cpp for a C++ "
+         "build\n"
          "  devices                             list OpenCL platforms and devices\n"
          "  bench [workload...]                 run the benchmarks\n"
          "\n"
@@ -129,14 +134,17 @@ std::string usage_text() {
 
 std::string command_usage(const std::string& command) {
   if (command == "run") {
-    return "usage: brook run [options] prog.br [args...]\n"
+    return "usage: brook run [options] prog.br [more.br|.c|.cpp...] [--] [args...]\n"
            "Runs the program's top-level statements, then main(argc, argv) if defined;\n"
-           "'-' as prog.br reads the program from stdin. Exit status: main's, 1 after a\n"
-           "compile or runtime error, 2 for a usage error.\n" +
+           "'-' as prog.br reads the program from stdin. Source files named right after\n"
+           "prog.br are more translation units of the same program (a C program's other\n"
+           ".c files, BrookGPU's common.cpp); '--' ends them, so that an argument that\n"
+           "names a source file can follow. Exit status: main's, 1 after a compile or\n"
+           "runtime error, 2 for a usage error.\n" +
            run_options();
   }
   if (command == "check") {
-    return "usage: brook check [options] prog.br\n"
+    return "usage: brook check [options] prog.br [more.br|.c|.cpp...]\n"
            "Parses and checks the program; prints diagnostics; runs nothing (exit 1 on error).\n" +
            option_lines({kDefineOption, kIncludeOption, kErrorLimitOption, kHelpOption});
   }
@@ -222,6 +230,31 @@ void check_environment(CommandLine& cl) {
 bool looks_like_program(const std::string& word) {
   if (word.size() > 3 && word.compare(word.size() - 3, 3, ".br") == 0) return true;
   return word.find('/') != std::string::npos;
+}
+
+}  // namespace
+
+namespace {
+
+// A further translation unit of the program: a Brook or C source that exists.
+bool is_source_file(const std::string& arg) {
+  static constexpr std::string_view kExtensions[] = {".br", ".c", ".cpp", ".cc", ".cxx"};
+  std::string_view a = arg;
+  bool named = false;
+  for (std::string_view e : kExtensions) named = named || (a.size() > e.size() && a.ends_with(e));
+  struct stat st {};
+  return named && ::stat(arg.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// `brook run app.br common.cpp timer.c -- args`: the source files right after
+// the program are more of it; `--` ends them (and is not an argument).
+void take_sources(CommandLine& cl) {
+  if ((cl.command != "run" && cl.command != "check") || cl.program.empty() || cl.program == "-")
+    return;
+  size_t n = 0;
+  while (n < cl.rest.size() && is_source_file(cl.rest[n])) cl.sources.push_back(cl.rest[n++]);
+  if (n < cl.rest.size() && cl.rest[n] == "--") ++n;
+  cl.rest.erase(cl.rest.begin(), cl.rest.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
 }  // namespace
@@ -318,6 +351,7 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       cl.program = a;
     }
   }
+  take_sources(cl);
   check_environment(cl);
   return cl;
 }

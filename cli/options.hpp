@@ -20,6 +20,9 @@ struct CommandLine {
   std::string emit_stage;           // emit: ast, plan, llvm, opencl
   std::string program;              // the .br file (may be empty for repl/devices)
   std::vector<std::string> rest;    // run: program arguments; emit: optional kernel name
+  // run, check: further translation units after the program (`brook run
+  // app.br common.c timer.c -- args`), compiled into the same program.
+  std::vector<std::string> sources;
   std::string output;               // cc: -o NAME
   bool brookplus = false;           // cc: --brookplus (Brook+'s bindings)
   EngineOptions engine;

@@ -469,6 +469,7 @@ struct FuncDecl : DeclOf<DeclKind::Func> {
   // so calls pass default-promoted arguments, converted on entry to the
   // declared parameter types.
   bool old_style = false;
+  bool is_static = false;  // `static`: visible only in its translation unit
   // The definition this declaration refers to (itself when it has a body);
   // set by sema so calls through a prototype reach the body.
   FuncDecl* definition = nullptr;

@@ -68,6 +68,7 @@ std::unique_ptr<DeclStmt> Parser::parse_declaration(bool top_level) {
                   : spec.is_reduce ? FuncKind::Reduce
                                    : FuncKind::Host;
       fn->return_syntax = std::move(ts);
+      fn->is_static = spec.is_static;
       push_scope();
       try {
         parse_params(*fn);

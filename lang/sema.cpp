@@ -56,6 +56,7 @@ bool Sema::Impl::declare(ast::Decl& d) {
   auto& names = scopes.back().names;
   auto it = names.find(d.name);
   if (it != names.end() && it->second != &d) {
+    if (at_global_scope() && reread(it->second->loc, d.loc)) return true;  // keeps the first
     bool replace = at_global_scope() && (options.allow_redefinition || yields(it->second));
     if (!replace) {
       error(d.loc, "redefinition of '" + d.name + "'");
@@ -133,6 +134,21 @@ bool Sema::check(ast::Program& program) {
   }
   impl_->check_recursion();
   return impl_->diags.error_count() == errors_before;
+}
+
+void Sema::end_translation_unit() {
+  auto& names = impl_->scopes.front().names;
+  for (auto it = names.begin(); it != names.end();) {
+    const ast::Decl* d = it->second;
+    const auto* f = d ? d->as<ast::FuncDecl>() : nullptr;
+    const auto* v = d ? d->as<ast::VarDecl>() : nullptr;
+    if ((f && f->is_static) || (v && v->is_static)) {
+      if (f) impl_->function_decls.erase(it->first);
+      it = names.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 ast::Decl* Sema::lookup_global(std::string_view name) const {

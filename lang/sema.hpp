@@ -50,6 +50,12 @@ class Sema {
   // false when errors were reported.
   bool check(ast::Program& program);
 
+  // The end of a translation unit of a program built from several (`brook
+  // run a.br b.c`): its file-scope `static` functions and variables stop
+  // being visible, so the next unit may declare its own of the same names.
+  // Code already checked keeps referring to them.
+  void end_translation_unit();
+
   // The global declaration visible under `name` (newest first), or nullptr.
   ast::Decl* lookup_global(std::string_view name) const;
 

@@ -437,6 +437,18 @@ void Sema::Impl::check_format(CallExpr& c, size_t format_index) {
     return true;
   };
   for (const stdlib::FormatSpec& spec : specs) {
+    if (spec.verbatim) {
+      // gcc's -Wformat wording; glibc then prints it as written.
+      std::string what(spec.text);
+      for (size_t i = 0; i < what.size(); ++i)
+        if (what[i] == '\n') what.replace(i, 1, "\\n");
+      diags.warning(fe->loc,
+                    !spec.conversion ? "'%' at the end of the format prints nothing"
+                    : spec.conversion == '%'
+                        ? "'" + what + "' in format prints '%' (write '%%')"
+                        : "unknown conversion '" + what + "' in format: it is printed as written");
+      continue;
+    }
     if (spec.width_from_arg && !check_star(spec, "field width")) return;
     if (spec.precision_from_arg && !check_star(spec, "precision")) return;
     if (arg >= c.args.size()) {

@@ -298,7 +298,9 @@ bool Sema::Impl::link_redeclaration(VarDecl& v) {
   for (const VarDecl* d : {static_cast<const VarDecl*>(first), static_cast<const VarDecl*>(prev)})
     prev_init |= d->init != nullptr;
   if (v.init && (prev_init || defined_globals.count(first))) {
-    error(v.loc, "redefinition of '" + v.name + "'");
+    if (!reread(first->loc, v.loc) && !reread(prev->loc, v.loc))
+      error(v.loc, "redefinition of '" + v.name + "'");
+    v.same_as = first;
     return true;
   }
   if (v.init) defined_globals.insert(first);
@@ -626,6 +628,8 @@ void Sema::Impl::check_func(FuncDecl& f) {
     } else if (params_ok && !f.return_type->is_error() && !prev->return_type->is_error() &&
                !same_signature(*prev, f)) {
       error(f.loc, "conflicting types for '" + f.name + "'");
+    } else if (f.body && prev->definition && reread(prev->definition->loc, f.loc)) {
+      f.definition = prev->definition;  // a header's function, in another translation unit
     } else if (f.body && prev->definition) {
       error(f.loc, "redefinition of '" + f.name + "'");
     } else if (f.body) {

@@ -153,6 +153,10 @@ void Sema::Impl::define_struct(StructDecl& sd) {
         sd.type = types.struct_type(&sd);
         return;
       }
+      if (prev->is_definition && at_global_scope() && reread(prev->loc, sd.loc)) {
+        sd.type = prev->type;  // the same header in another translation unit
+        return;
+      }
       if (prev->is_definition && !(options.allow_redefinition && at_global_scope())) {
         error(sd.loc, std::string("redefinition of '") + (sd.is_union ? "union " : "struct ") +
                           sd.name + "'");
@@ -240,7 +244,9 @@ void Sema::Impl::define_enum(EnumDecl& ed) {
   if (!ed.name.empty()) {
     auto& tags = scopes.back().tags;
     auto it = tags.find(ed.name);
-    if (it != tags.end() && it->second != &ed && !(options.allow_redefinition && at_global_scope()))
+    if (it != tags.end() && it->second != &ed &&
+        !(options.allow_redefinition && at_global_scope()) &&
+        !(at_global_scope() && reread(it->second->loc, ed.loc)))
       error(ed.loc, "redefinition of 'enum " + ed.name + "'");
     tags[ed.name] = &ed;
   }

@@ -1,6 +1,7 @@
 #include "lang/source.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -24,6 +25,16 @@ std::optional<uint32_t> SourceManager::load_file(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) return std::nullopt;
   return add_file(path, ss.str());
+}
+
+bool SourceManager::same_file(uint32_t a, uint32_t b) const {
+  if (a == b) return true;
+  if (a >= files_.size() || b >= files_.size()) return false;
+  if (files_[a].path == files_[b].path) return true;
+  std::error_code ea, eb;
+  auto ca = std::filesystem::weakly_canonical(files_[a].path, ea);
+  auto cb = std::filesystem::weakly_canonical(files_[b].path, eb);
+  return !ea && !eb && ca == cb;
 }
 
 std::optional<size_t> first_binary_byte(std::string_view text) {

@@ -38,6 +38,9 @@ class SourceManager {
   // The text of loc's line without its newline; empty when out of range.
   std::string_view line_text(SourceLoc loc) const;
   size_t file_count() const { return files_.size(); }
+  // Whether two loaded files are the same file on disk (a header that two
+  // translation units include), by path or by canonical path.
+  bool same_file(uint32_t a, uint32_t b) const;
 
  private:
   struct File {
@@ -62,6 +65,7 @@ struct Diagnostic {
 class DiagnosticEngine {
  public:
   explicit DiagnosticEngine(const SourceManager& sources) : sources_(&sources) {}
+  const SourceManager& sources() const { return *sources_; }
 
   void error(SourceLoc loc, std::string message);
   void warning(SourceLoc loc, std::string message);

@@ -540,6 +540,10 @@ bool Engine::compile_source(std::string name, std::string text) {
   return impl_->accept(impl_->front.load_source(std::move(name), std::move(text)));
 }
 
+void Engine::end_translation_unit() {
+  impl_->front.sema().end_translation_unit();
+}
+
 int Engine::run(std::span<const std::string> argv) { return impl_->run(argv); }
 
 FrontEnd& Engine::front_end() { return impl_->front; }

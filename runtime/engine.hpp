@@ -56,6 +56,9 @@ class Engine {
   // Parse and check; nothing runs. Diagnostics go to stderr. False on error.
   bool compile_file(const std::string& path);
   bool compile_source(std::string name, std::string text);
+  // Between the files of a program of several translation units: the file
+  // compiled last keeps its `static` names to itself (C's linkage).
+  void end_translation_unit();
 
   // Runs the top-level statements of everything compiled and not yet run, then
   // `main(argc, argv)` when defined. Returns the exit status of LANGUAGE.md §1:

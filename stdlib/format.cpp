@@ -67,7 +67,9 @@ bool read_number(std::string_view f, std::size_t& pos, int& value) {
 bool classify(FormatSpec& spec, std::string& error) {
   std::string_view len = spec.length;
   bool small = len.empty() || len == "h" || len == "hh";
-  bool wide_int = len == "l" || len == "ll" || len == "z" || len == "j" || len == "t";
+  // glibc also reads BSD's `q` (long long) and `Z` (size_t).
+  bool wide_int = len == "l" || len == "ll" || len == "q" || len == "z" || len == "Z" ||
+                  len == "j" || len == "t";
   switch (spec.conversion) {
     case 'd':
     case 'i':
@@ -138,13 +140,36 @@ bool classify(FormatSpec& spec, std::string& error) {
     case 'n':
       error = quoted(spec.text) + " is not supported";
       return false;
-    default:
-      error = "invalid conversion " + quoted(spec.text);
-      return false;
+    default:  // glibc prints an unknown conversion as written ("%%" with flags: "%")
+      spec.verbatim = true;
+      spec.width_from_arg = spec.precision_from_arg = false;
+      return true;
   }
   error = "invalid conversion " + quoted(spec.text) + ": length modifier '" + std::string(len) +
           "' does not apply to '%" + spec.conversion + "'";
   return false;
+}
+
+// How glibc prints a conversion it does not know (FormatSpec::verbatim_out).
+std::string glibc_unknown_text(const Conversion& c) {
+  if (c.spec.conversion == '%') return "%";
+  auto has = [&](char flag) { return c.flags.find(flag) != std::string_view::npos; };
+  std::string out = "%";
+  if (has('#')) out += '#';
+  if (has('\'')) out += '\'';
+  if (has('+'))
+    out += '+';
+  else if (has(' '))
+    out += ' ';
+  if (has('-')) out += '-';
+  if (has('0') && !has('-')) out += '0';
+  if (c.width && *c.width != 0) out += std::to_string(*c.width);
+  if (c.precision) {
+    out += '.';
+    out += std::to_string(*c.precision);
+  }
+  out += c.spec.conversion;
+  return out;
 }
 
 // Parses the conversion whose '%' is at `start` (not "%%").
@@ -199,21 +224,25 @@ std::optional<Conversion> parse_conversion(std::string_view f, std::size_t start
     if (l == 'h' || l == 'l') {
       ++pos;
       if (pos < f.size() && f[pos] == l) ++pos;
-    } else if (l == 'z' || l == 'j' || l == 't' || l == 'L') {
+    } else if (l == 'z' || l == 'j' || l == 't' || l == 'L' || l == 'q' || l == 'Z') {
       ++pos;
     }
   }
   c.spec.length = f.substr(length_begin, pos - length_begin);
 
-  if (pos >= f.size()) {
-    error = "incomplete conversion " + quoted(f.substr(start)) + " at the end of the format";
-    return std::nullopt;
+  if (pos >= f.size()) {  // glibc prints nothing for a '%' that ends the format
+    c.spec.verbatim = true;
+    c.spec.offset = start;
+    c.spec.text = f.substr(start);
+    c.end = f.size();
+    return c;
   }
   c.spec.conversion = f[pos++];
   c.spec.offset = start;
   c.spec.text = f.substr(start, pos - start);
   c.end = pos;
   if (!classify(c.spec, error)) return std::nullopt;
+  if (c.spec.verbatim) c.spec.verbatim_out = glibc_unknown_text(c);
   return c;
 }
 
@@ -328,6 +357,10 @@ FormatResult format_printf(std::string_view format, std::span<const FormatArg> a
     if (!c) return fail(error);
     const FormatSpec& spec = c->spec;
     pos = c->end;
+    if (spec.verbatim) {
+      out.append(spec.verbatim_out);
+      continue;
+    }
 
     std::string flags(c->flags);
     std::optional<int> width = c->width;
@@ -422,6 +455,7 @@ std::string check_format_arguments(std::string_view format, std::span<const Form
     return error.empty();
   };
   for (const FormatSpec& spec : specs) {
+    if (spec.verbatim) continue;
     if (spec.width_from_arg && !check(spec, kIntKinds, "int", " for the field width")) return error;
     if (spec.precision_from_arg && !check(spec, kIntKinds, "int", " for the precision"))
       return error;

@@ -54,14 +54,22 @@ struct FormatSpec {
   std::size_t offset = 0;           // where its '%' is in the format
   std::string_view text;            // the conversion as written, e.g. "%-8.3lf"
   char conversion = 0;              // 'd', 'f', 's', ...
-  std::string_view length;          // "", "hh", "h", "l", "ll", "z", "j", "t", "L"
+  std::string_view length;          // "", "hh", "h", "l", "ll", "q", "z", "Z", "j", "t", "L"
+  // An unknown conversion (`%\n`, `%y`): glibc prints it as written and
+  // consumes no argument; gcc only warns. `%` ending the format prints nothing.
+  bool verbatim = false;
   bool width_from_arg = false;      // `*` width: consumes an int argument first
   bool precision_from_arg = false;  // `.*` precision: consumes an int argument next
   FormatKinds accepts;              // what the value argument may be
   std::string_view expected;        // the C type it expects, e.g. "unsigned long"
 
   // Arguments consumed: the `*`s, then the value.
-  int argument_count() const { return 1 + width_from_arg + precision_from_arg; }
+  int argument_count() const { return verbatim ? 0 : 1 + width_from_arg + precision_from_arg; }
+  // What glibc prints for a verbatim conversion: '%', its flags in glibc's
+  // order (#, ', + or space, -, 0 unless -), the width, the precision and the
+  // conversion character; no length modifier ("%-5l]" prints "%-5]", "% %"
+  // prints "% %"... as "%" when the character is '%'). Empty at the end.
+  std::string verbatim_out;
 };
 
 inline constexpr int kMaxFieldWidth = 1 << 24;

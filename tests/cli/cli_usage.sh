@@ -27,6 +27,14 @@ head -c 4096 "$brook" > "$tmp/binary.br"
 # `brook prog.br` is `brook run prog.br`; arguments follow the program.
 expect 0 "2 args, first hello" -- "$brook" "$tmp/args.br" hello
 expect 3 "" -- "$brook" "$tmp/three.br"
+# Source files right after the program are more of its translation units;
+# `--` ends them, so that a source file can be an argument.
+printf 'int twice(int x);\nint main(int argc, char** argv) { printf("%%d %%d %%s\\n", twice(21), argc, argv[argc - 1]); return 0; }\n' > "$tmp/uses.br"
+printf 'int twice(int x) { return 2 * x; }\n' > "$tmp/twice.c"
+expect 0 "42 2 last" -- "$brook" run "$tmp/uses.br" "$tmp/twice.c" last
+expect 0 "42 2 $tmp/twice.c" -- "$brook" run "$tmp/uses.br" "$tmp/twice.c" -- "$tmp/twice.c"
+expect 0 "" -- "$brook" check "$tmp/uses.br" "$tmp/twice.c"
+expect 1 "function 'twice' is declared but never defined" -- "$brook" run "$tmp/uses.br" -- "$tmp/twice.c"
 # `run -` reads the program from stdin.
 out=$(printf 'printf("%%d\\n", 6 * 7);\n' | "$brook" run - 2>&1); status=$?
 if [ "$status" = 0 ] && [ "$out" = 42 ]; then passes=$((passes + 1)); else echo "FAIL: run - gave $status: $out"; fails=$((fails + 1)); fi

@@ -5,7 +5,8 @@
 #   MODE run-BACKEND:  `brook run --backend BACKEND NAME.br` must print exactly NAME.out on
 #                      stdout; stderr must equal NAME.err when it exists (else be empty);
 #                      the exit status must equal NAME.status, else 1 with NAME.err, else 0.
-# NAME.flags: brook options before the program (-I DIR); NAME.in: its stdin.
+# NAME.flags: brook options before the program (-I DIR); NAME.in: its stdin;
+# NAME.units: more translation units of the program (file names, one line).
 # The program runs from its own folder with a relative path, so diagnostics are stable.
 set -u
 mode=$1 brook=$2 prog=$3
@@ -27,8 +28,11 @@ else
   [ -f "$base.args" ] && read -r -a args < "$base.args"
   flags=()  # options before the program: -I DIR, -D NAME
   [ -f "$base.flags" ] && read -r -a flags < "$base.flags"
+  units=()  # `brook run NAME.br more.c ... -- args`
+  [ -f "$base.units" ] && read -r -a units < "$base.units"
+  [ ${#units[@]} -gt 0 ] && units+=(--)
   if [ -f "$base.in" ]; then input="$base.in"; else input=/dev/null; fi
-  timeout 120 "$brook" run --backend "$backend" "${flags[@]}" "$base.br" "${args[@]}" <"$input" >"$tmp/out" 2>"$tmp/err"; status=$?
+  timeout 120 "$brook" run --backend "$backend" "${flags[@]}" "$base.br" "${units[@]}" "${args[@]}" <"$input" >"$tmp/out" 2>"$tmp/err"; status=$?
   expected_status=0
   [ -f "$base.err" ] && expected_status=1
   [ -f "$base.status" ] && expected_status=$(cat "$base.status")

@@ -10,8 +10,10 @@ for n in "$@"; do
   [ -f "$G/eq/$n.c" ] && src=$G/eq/$n.c
   flags=()
   [ -f "$H/$n.flags" ] && read -r -a flags < "$H/$n.flags"
+  units=()  # NAME.units: the program's other translation units
+  [ -f "$H/$n.units" ] && read -r -a units < "$H/$n.units"
   (cd "$H" && gcc "${flags[@]}" -x c -std=gnu11 -O0 -fwrapv -ffp-contract=off -Wall -Werror=format -Wno-unused \
-      -Wno-format-truncation -include "$G/prelude.h" "$src" -lm -o "$T/$n") || { echo "COMPILE FAIL $n"; continue; }
+      -Wno-format-truncation -include "$G/prelude.h" "$src" "${units[@]}" -lm -o "$T/$n") || { echo "COMPILE FAIL $n"; continue; }
   args=()
   [ -f "$H/$n.args" ] && read -r -a args < "$H/$n.args"
   in=/dev/null
