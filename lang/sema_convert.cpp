@@ -144,6 +144,25 @@ bool Sema::Impl::convert(ExprPtr& e, const Type* to, std::string_view context) {
   const Type* from = e->type;
   if (!from || from->is_error() || to->is_error()) return false;
   if (from == to) return true;
+  if (!convertible(*e, to) && from->is_pointer() && to->is_pointer() && !in_kernel() &&
+      !from->elem->is_function() && !to->elem->is_function() && !from->elem->is_stream() &&
+      !to->elem->is_stream()) {
+    // Between pointers to different object types C requires a cast, but gcc
+    // only warns (-Wincompatible-pointer-types) and real programs rely on it
+    // (an SDK header returning float* for a float4 matrix). Host memory is
+    // checked in bytes, so the access stays safe.
+    std::string msg = "incompatible pointer types: ";
+    msg += quoted(from);
+    msg += " converted to ";
+    msg += quoted(to);
+    if (!context.empty()) {
+      msg += ' ';
+      msg += context;
+    }
+    diags.warning(e->loc, msg);
+    cast_to(e, to, CastKind::PointerCast);
+    return true;
+  }
   if (!convertible(*e, to)) {
     std::string msg = "cannot convert ";
     msg += quoted(from);
