@@ -91,18 +91,23 @@ const Type* Sema::Impl::apply_dims(TypeSyntax& ts, const Type* t, bool allow_uns
         return nullptr;
       }
       std::optional<int64_t> n = fold(*dim);
-      if (!n) {
+      if (!n && i == 0 && allow_unsized_outer && resolving_host_params) {
+        dim.reset();  // a parameter's outer size: decays to a pointer anyway
+      } else if (!n) {
         // LANGUAGE.md §9: host code is C99 apart from VLAs.
-        error(dim->loc,
-              "array size must be an integer constant: variable-length arrays (C99 VLAs) are not "
-              "supported; allocate with malloc");
+        error(dim->loc, resolving_host_params
+                            ? "array size must be an integer constant: a variable-length array "
+                              "parameter (C99 VLA) is supported only in its first dimension; "
+                              "pass a pointer and index it by hand"
+                            : "array size must be an integer constant: variable-length arrays "
+                              "(C99 VLAs) are not supported; allocate with malloc");
         return nullptr;
       }
-      if (*n <= 0 || *n > (int64_t{1} << 31)) {
+      if (n && (*n <= 0 || *n > (int64_t{1} << 31))) {
         error(dim->loc, "array size must be positive, not " + std::to_string(*n));
         return nullptr;
       }
-      count = static_cast<uint32_t>(*n);
+      if (n) count = static_cast<uint32_t>(*n);
     }
     if (t->is_void()) {
       error(ts.loc, "arrays of 'void' are not allowed");
@@ -412,6 +417,18 @@ const Type* Sema::Impl::host_stream_param(ParamDecl& p, const Type* elem) {
 bool Sema::Impl::check_params(FuncDecl& f) {
   bool ok = true;
   bool kernelish = f.fkind != FuncKind::Host;
+  // C99 6.2.1: a parameter is in scope from its declarator on, so a later
+  // parameter's array size may name it (`int n, double a[n]`).
+  struct ParamScope {
+    Impl& s;
+    bool on;
+    ParamScope(Impl& impl, bool host) : s(impl), on(host) {
+      if (on) s.push_scope(), s.resolving_host_params = true;
+    }
+    ~ParamScope() {
+      if (on) s.resolving_host_params = false, s.pop_scope();
+    }
+  } param_scope(*this, !kernelish);
   for (size_t i = 0; i < f.params.size(); ++i) {
     ParamDecl& p = *f.params[i];
     p.index = static_cast<int>(i);
@@ -486,6 +503,7 @@ bool Sema::Impl::check_params(FuncDecl& f) {
     }
     if (!t) ok = false;
     p.type = t ? (kernelish ? types.kernel_view(t) : t) : err();
+    if (!kernelish && !p.name.empty()) scopes.back().names[p.name] = &p;
   }
   return ok;
 }

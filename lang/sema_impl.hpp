@@ -117,6 +117,9 @@ struct Sema::Impl {
   // The function or array type of a parenthesised declarator around `inner`.
   const Type* resolve_paren(ast::TypeSyntax& ts, const Type* inner);
   const Type* apply_dims(ast::TypeSyntax& ts, const Type* base, bool allow_unsized_outer);
+  // While a host function's parameters are resolved: `double a[n]` (n an
+  // earlier parameter) is `double a[]`, as C99 6.7.5.3 makes it (a pointer).
+  bool resolving_host_params = false;
   void lay_out_bitfield(ast::FieldDecl& f, bool in_union, uint64_t& bits, uint64_t& size,
                         uint64_t& align);
   void define_struct(ast::StructDecl& sd);
