@@ -1,4 +1,6 @@
 #include "runtime/stream_runtime.hpp"
+
+#include <algorithm>
 #include "runtime/stream_display.hpp"
 #include "runtime/stream_narrow.hpp"
 #include "stdlib/stream_print.hpp"
@@ -108,12 +110,14 @@ uint64_t StreamRuntime::add(Record r) {
 const StreamRuntime::Record& StreamRuntime::record(uint64_t handle, SourceLoc loc) const {
   auto it = records_.find(handle);
   if (it == records_.end()) throw RuntimeError{loc, "stream used before its declaration ran"};
+  if (!it->second.unusable.empty()) throw RuntimeError{loc, it->second.unusable};
   return it->second;
 }
 
 StreamRuntime::Record& StreamRuntime::record(uint64_t handle, SourceLoc loc) {
   auto it = records_.find(handle);
   if (it == records_.end()) throw RuntimeError{loc, "stream used before its declaration ran"};
+  if (!it->second.unusable.empty()) throw RuntimeError{loc, it->second.unusable};
   return it->second;
 }
 
@@ -154,6 +158,17 @@ uint64_t StreamRuntime::create(interp::Machine&, const ast::VarDecl& decl,
   if (!elem || elem->size == 0) throw RuntimeError{decl.loc, "stream '" + decl.name + "' has no element type"};
   Extents ext(extents.begin(), extents.end());
   uint64_t count = 1;
+  const bool empty = std::none_of(ext.begin(), ext.end(), [](int64_t e) { return e < 0; }) &&
+                     std::any_of(ext.begin(), ext.end(), [](int64_t e) { return e == 0; });
+  if (empty) {
+    // Declaring it is fine (nothing is allocated); using it is the error.
+    Record r;
+    r.view.elem = elem;
+    r.view.extents = r.view.stream_extents = ext;
+    r.unusable = "stream '" + decl.name + "' " + shape_text(ext) + " (line " +
+                 std::to_string(decl.loc.line) + ") has an extent of 0: it cannot be used";
+    return add(std::move(r));
+  }
   for (int64_t e : ext) {
     if (e <= 0) {
       throw RuntimeError{decl.loc, "stream '" + decl.name + "' has extent " + std::to_string(e) +

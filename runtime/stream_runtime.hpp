@@ -91,6 +91,10 @@ class StreamRuntime : public StreamHost {
     StreamView view;
     bool owner = false;  // a declared stream (owns its storage), not a view
     uint64_t bytes = 0;  // owner: the storage's size
+    // A stream declared with an extent of 0 (BrookGPU's and Brook+'s
+    // samples declare one they never use): no storage, and any use is this
+    // runtime error.
+    std::string unusable;
   };
   const Record& record(uint64_t handle, SourceLoc loc) const;
   Record& record(uint64_t handle, SourceLoc loc);

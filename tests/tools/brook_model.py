@@ -1117,6 +1117,16 @@ def _(out):
         out.printf("%d %d %d %d\n", *v)
 
 
+@test("s4_zero_extent")
+def _(out):
+    a = from_list([4], fl([1, 2, 3, 4]))
+    b = Stream([4])
+    launch([b], [a], lambda inv, x, cur: [F(2) * x])
+    out.stream_print(b)
+    raise BrookError("stream 'unused' <0, 4> (line 9) has an extent of 0: it cannot be used",
+                     "twice(a, unused)")
+
+
 @test("s4_int4")
 def _(out):
     ha = [(7, -7, 9, 5), (100, -3, 0, 8)]

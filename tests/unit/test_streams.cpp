@@ -138,9 +138,15 @@ TEST_CASE("streams: stream errors name the call: streamWrite, streamSwap, bad ex
   CHECK(w.err.find("t.br:2:3: runtime error: streamWrite needs 40 bytes but the host object has 12") == 0);
   Result s = run("int main() { float a<2>, b<3>;\n  streamSwap(a, b); return 0; }");
   CHECK(s.err.find("t.br:2:3: runtime error: streamSwap needs two streams of the same type and shape") == 0);
-  Result e = run("int main() { int n = 0; float z<n>; return 0; }");
+  Result e = run("int main() { int n = -1; float z<n>; return 0; }");
   CHECK(e.status == 1);
   CHECK(e.err.find("extents must be positive") != std::string::npos);
+  // An extent of 0 is declared (nothing allocated); its first use is the error.
+  Result z = run("int main() { int n = 0; float z<n, 2>; return 0; }");
+  CHECK(z.status == 0);
+  Result u = run("int main() { int n = 0; float z<n, 2>;\n  streamPrint(z); return 0; }");
+  CHECK(u.status == 1);
+  CHECK(u.err.find("t.br:2:3: runtime error: stream 'z' <0, 2> (line 1) has an extent of 0") == 0);
 }
 
 TEST_CASE("streams: --dump-plans describes each plan on stderr; emit_plans on stdout only") {
