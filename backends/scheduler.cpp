@@ -348,6 +348,23 @@ StreamView Scheduler::whole(StorageId storage, const Type* elem, const Extents& 
   return v;
 }
 
+bool Scheduler::empty_domain(const StreamView& base, std::span<const int64_t> start,
+                             std::span<const int64_t> end) {
+  const size_t rank = base.extents.size();
+  if (start.size() != end.size() || start.size() < rank) return false;
+  bool empty = false;
+  for (size_t j = 0; j < start.size(); ++j) {
+    const int64_t s = start[j], e = end[j];
+    if (j >= rank) {
+      if (s != 0 || e != 1) return false;
+      continue;
+    }
+    if (s < 0 || e > base.extents[rank - 1 - j] || s > e) return false;
+    empty = empty || s == e;
+  }
+  return empty;
+}
+
 StreamView Scheduler::domain(const StreamView& base, std::span<const int64_t> start,
                              std::span<const int64_t> end, SourceLoc loc) {
   const size_t rank = base.extents.size();

@@ -36,6 +36,12 @@ class Scheduler {
   // `base.domain(start, end)`. start/end are as written: (column, row, …), i.e.
   // start[0] is the LAST (fastest) dimension. Throws PlanError when the view is
   // empty or not inside `base`.
+  // Whether `base.domain(start, end)` lies inside `base` but is empty (start
+  // equals end in some dimension): Brook+ programs write such views at the
+  // last step of a blocked loop, and a launch whose outputs are all empty
+  // views (or a reduction of one) runs nothing (LANGUAGE.md §4 note).
+  static bool empty_domain(const StreamView& base, std::span<const int64_t> start,
+                           std::span<const int64_t> end);
   static StreamView domain(const StreamView& base, std::span<const int64_t> start,
                            std::span<const int64_t> end, SourceLoc loc);
 

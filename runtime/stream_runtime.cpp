@@ -626,8 +626,22 @@ class ScratchCharge {
 };
 }  // namespace
 
+bool StreamRuntime::is_empty_view(const StreamArg& a) const {
+  if (!a.type || !a.type->is_stream()) return false;
+  auto it = records_.find(a.scalar.u);
+  return it != records_.end() && it->second.empty_view;
+}
+
 void StreamRuntime::run_kernel(interp::Machine&, const ast::FuncDecl& kernel, const ast::CallExpr& call,
                                std::span<StreamArg> args, SourceLoc loc) {
+  // Outputs that are all empty domains: the launch has no invocations.
+  bool any_out = false, all_empty = true;
+  for (size_t i = 0; i < args.size() && i < kernel.params.size(); ++i) {
+    if (kernel.params[i]->pkind != ast::ParamKind::Out) continue;
+    any_out = true;
+    all_empty = all_empty && is_empty_view(args[i]);
+  }
+  if (any_out && all_empty) return;
   std::vector<CallArg> cargs(args.size());
   for (size_t i = 0; i < args.size() && i < kernel.params.size(); ++i) {
     cargs[i] = call_arg(*kernel.params[i], args[i], i < call.args.size() ? call.args[i].get() : nullptr, loc);
@@ -682,6 +696,9 @@ void StreamRuntime::charge_launch(const std::string& name, Profile::Clock::time_
 
 void StreamRuntime::run_reduction(interp::Machine&, const ast::FuncDecl& reducer,
                                   const ast::CallExpr& call, std::span<StreamArg> args, SourceLoc loc) {
+  // A reduction of an empty domain folds nothing: the target keeps its value.
+  for (size_t i = 0; i < args.size() && i < reducer.params.size(); ++i)
+    if (reducer.params[i]->pkind == ast::ParamKind::Input && is_empty_view(args[i])) return;
   std::vector<CallArg> cargs(args.size());
   int target = -1;
   for (size_t i = 0; i < args.size() && i < reducer.params.size(); ++i) {
@@ -728,10 +745,26 @@ uint64_t StreamRuntime::domain(interp::Machine&, const ast::DomainExpr& e, const
       return v;
     };
     std::vector<int64_t> s = corners(start), t = corners(end);
-    try {
-      r.view = Scheduler::domain(base.view, s, t, loc);
-    } catch (const PlanError& err) {
-      throw runtime_error(err, loc);
+    if (Scheduler::empty_domain(base.view, s, t)) {
+      std::string corner_text[2];
+      for (int k = 0; k < 2; ++k) {
+        const std::vector<int64_t>& c = k ? t : s;
+        std::string& out = corner_text[k];
+        out = c.size() == 1 ? "" : "(";
+        for (size_t j = 0; j < c.size(); ++j) out += (j ? ", " : "") + std::to_string(c[j]);
+        if (c.size() != 1) out += ")";
+      }
+      r.view = base.view;
+      r.empty_view = true;
+      r.unusable = "domain " + corner_text[0] + " to " + corner_text[1] +
+                   " is empty: it can only be the output of a launch (or the input of a "
+                   "reduction), which then runs nothing";
+    } else {
+      try {
+        r.view = Scheduler::domain(base.view, s, t, loc);
+      } catch (const PlanError& err) {
+        throw runtime_error(err, loc);
+      }
     }
     r.owner = false;
   }

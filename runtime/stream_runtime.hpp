@@ -95,7 +95,10 @@ class StreamRuntime : public StreamHost {
     // samples declare one they never use): no storage, and any use is this
     // runtime error.
     std::string unusable;
+    bool empty_view = false;  // an empty domain of a stream (unusable says so)
   };
+  // Whether `a` is an empty domain view (Scheduler::empty_domain).
+  bool is_empty_view(const StreamArg& a) const;
   const Record& record(uint64_t handle, SourceLoc loc) const;
   Record& record(uint64_t handle, SourceLoc loc);
   uint64_t add(Record r);

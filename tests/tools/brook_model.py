@@ -1127,6 +1127,26 @@ def _(out):
                      "twice(a, unused)")
 
 
+@test("s4_empty_domain")
+def _(out):
+    s = from_list([3, 4], fl([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]))
+    total = F(-1)
+    for i in range(5):
+        if i < 4:
+            view = s.domain((i, 0), (4, 3))
+            launch([view], [view], lambda inv, x, cur: [x + F(10)])
+            row = s.domain((i, 0), (4, 1))
+            acc = None
+            for v in row.values():
+                acc = v if acc is None else acc + v
+            total = acc  # the target is the fold of the view alone
+        out.printf("i=%d sum=%g\n", i, total)
+    out.stream_print(s)
+    raise BrookError("domain (1, 2) to (3, 2) is empty: it can only be the output of a launch "
+                     "(or the input of a reduction), which then runs nothing",
+                     "streamPrint(s.domain")
+
+
 @test("s4_int4")
 def _(out):
     ha = [(7, -7, 9, 5), (100, -3, 0, 8)]
