@@ -55,10 +55,11 @@ struct Sema::Impl {
   bool at_global_scope() const { return scopes.size() == 1; }
   // The same declaration read again from the same place of the same header
   // by another translation unit (`brook run a.br b.c` with both including
-  // "t.h"): it is the earlier declaration, as a C linker would see it.
+  // "t.h"): it is the earlier declaration, as a C linker would see it. Not in
+  // the REPL, where loading a file again replaces what it defined.
   bool reread(SourceLoc earlier, SourceLoc now) const {
-    return earlier.file != now.file && earlier.line == now.line && earlier.col == now.col &&
-           now.valid() && diags.sources().same_file(earlier.file, now.file);
+    return !options.allow_redefinition && earlier.file != now.file && earlier.line == now.line &&
+           earlier.col == now.col && now.valid() && diags.sources().same_file(earlier.file, now.file);
   }
 
   // ---- the function being checked
