@@ -2,7 +2,11 @@
 // streams (their contents move along), and macros that persist across entries.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cstddef>
+#include <cstdio>
+#include <filesystem>
 #include <new>
 #include <span>
 #include <string>
@@ -255,4 +259,30 @@ TEST_CASE("session: a move that fails part-way frees what it made and changes no
   for (int k = 0; k < 3; ++k) CHECK(contents(handles[size_t(k)])[3] == float(k) + 1.5f);
   rt.release(m, handles[0]);
   CHECK(live == 2);
+}
+
+TEST_CASE("session: loading an edited file again replaces its struct and typedef") {
+  // The multi-unit rule (a header read again is the earlier declaration)
+  // must not keep the old definitions when the REPL loads a file again.
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("brook_session_reload_" + std::to_string(::getpid()) + ".br"))
+                               .string();
+  auto write = [&](const char* text) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    REQUIRE(f);
+    std::fputs(text, f);
+    std::fclose(f);
+  };
+  Session s;
+  write(
+      "struct rec { int a; };\ntypedef struct rec rec_t;\n"
+      "int width(void) { return (int)(sizeof(struct rec) + sizeof(rec_t)); }\n");
+  REQUIRE(s.engine.compile_file(path));
+  write(
+      "struct rec { int a; int b; };\ntypedef struct rec rec_t;\n"
+      "int width(void) { return (int)(sizeof(struct rec) + sizeof(rec_t)); }\n");
+  REQUIRE(s.engine.compile_file(path));
+  CHECK(s.eval("printf(\"%d\\n\", width());").status == Engine::EntryStatus::ok);
+  CHECK(s.out.find("16\n") != std::string::npos);
+  std::remove(path.c_str());
 }
