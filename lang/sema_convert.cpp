@@ -138,6 +138,23 @@ bool Sema::Impl::convertible(const Expr& e, const Type* to) const {
   return false;
 }
 
+namespace {
+// "HEAD'from'JOIN'to' context". Built step by step: GCC 12 at -O3 sees a
+// false -Wrestrict in `"literal" + std::string` here.
+std::string conversion_text(std::string_view head, const Type* from, std::string_view join,
+                            const Type* to, std::string_view context) {
+  std::string msg(head);
+  msg += quoted(from);
+  msg += join;
+  msg += quoted(to);
+  if (!context.empty()) {
+    msg += ' ';
+    msg += context;
+  }
+  return msg;
+}
+}  // namespace
+
 // The messages are built step by step: GCC 12 at -O3 sees a false -Wrestrict
 // in `"literal" + std::string` here.
 bool Sema::Impl::convert(ExprPtr& e, const Type* to, std::string_view context) {
@@ -151,28 +168,13 @@ bool Sema::Impl::convert(ExprPtr& e, const Type* to, std::string_view context) {
     // only warns (-Wincompatible-pointer-types) and real programs rely on it
     // (an SDK header returning float* for a float4 matrix). Host memory is
     // checked in bytes, so the access stays safe.
-    std::string msg = "incompatible pointer types: ";
-    msg += quoted(from);
-    msg += " converted to ";
-    msg += quoted(to);
-    if (!context.empty()) {
-      msg += ' ';
-      msg += context;
-    }
-    diags.warning(e->loc, msg);
+    diags.warning(e->loc, conversion_text("incompatible pointer types: ", from, " converted to ",
+                                          to, context));
     cast_to(e, to, CastKind::PointerCast);
     return true;
   }
   if (!convertible(*e, to)) {
-    std::string msg = "cannot convert ";
-    msg += quoted(from);
-    msg += " to ";
-    msg += quoted(to);
-    if (!context.empty()) {
-      msg += ' ';
-      msg += context;
-    }
-    error(e->loc, msg);
+    error(e->loc, conversion_text("cannot convert ", from, " to ", to, context));
     return false;
   }
   if (from->is_vector() && to->is_vector() && from->count > to->count) {

@@ -68,6 +68,14 @@ bool ClPrinter::never_assigned(const VarDecl& v) {
   return !assigned;
 }
 
+const Expr* ClPrinter::local_value(const Expr& e) {
+  auto* n = e.as<NameExpr>();
+  auto* v = n && n->decl ? n->decl->as<VarDecl>() : nullptr;
+  if (!v || v->is_global || v->is_static || !v->init || v->init->kind == ExprKind::InitList)
+    return nullptr;
+  return v->type == v->init->type && never_assigned(*v) ? v->init.get() : nullptr;
+}
+
 std::optional<std::string> ClPrinter::position(const Expr& e, int comp, int depth) {
   if (!m_.exact_positions || depth > 8 || !is_float_based(e.type)) return std::nullopt;
   switch (e.kind) {
@@ -86,11 +94,8 @@ std::optional<std::string> ClPrinter::position(const Expr& e, int comp, int dept
       return position(*sw->base, from, depth + 1);
     }
     case ExprKind::Name: {
-      auto* v = e.as<NameExpr>()->decl ? e.as<NameExpr>()->decl->as<VarDecl>() : nullptr;
-      if (!v || v->is_global || v->is_static || !v->init || v->init->kind == ExprKind::InitList)
-        return std::nullopt;
-      if (v->type != v->init->type || !never_assigned(*v)) return std::nullopt;
-      return position(*v->init, comp, depth + 1);
+      const Expr* value = local_value(e);
+      return value ? position(*value, comp, depth + 1) : std::nullopt;
     }
     default:
       return std::nullopt;
@@ -239,11 +244,8 @@ std::optional<ClPrinter::Ranged> ClPrinter::ranged(const Expr& e, int comp, int 
     }
     case ExprKind::Name: {
       if (integral_param(e)) return Ranged{"((int)" + expr(e) + ")", -4096, 4096};
-      auto* v = e.as<NameExpr>()->decl ? e.as<NameExpr>()->decl->as<VarDecl>() : nullptr;
-      if (!v || v->is_global || v->is_static || !v->init || v->init->kind == ExprKind::InitList)
-        return std::nullopt;
-      if (v->type != v->init->type || !never_assigned(*v)) return std::nullopt;
-      return ranged(*v->init, comp, depth + 1);
+      const Expr* value = local_value(e);
+      return value ? ranged(*value, comp, depth + 1) : std::nullopt;
     }
     case ExprKind::Swizzle: {
       auto* sw = e.as<SwizzleExpr>();
@@ -286,13 +288,7 @@ std::optional<ClPrinter::Ranged> ClPrinter::ranged(const Expr& e, int comp, int 
             const Expr& cst = k == 0 ? *m->rhs : *m->lhs;
             auto* lit = cst.as<FloatLit>();
             const Expr* qe = &q;
-            while (auto* n = qe->as<NameExpr>()) {  // through never-written locals
-              auto* v = n->decl ? n->decl->as<VarDecl>() : nullptr;
-              if (!v || v->is_global || v->is_static || !v->init || v->type != v->init->type ||
-                  !never_assigned(*v))
-                break;
-              qe = v->init.get();
-            }
+            while (const Expr* value = local_value(*qe)) qe = value;  // through locals
             auto* call = qe->as<CallExpr>();
             if (!lit || !call || call->target != CallTarget::Builtin ||
                 static_cast<stdlib::Builtin>(call->builtin) != stdlib::Builtin::floor ||

@@ -133,6 +133,9 @@ class ClPrinter {
   // `floor(call)` printed from its int value, when ranged.
   std::optional<std::string> exact_builtin(const ast::CallExpr& c);
   bool never_assigned(const ast::VarDecl& v);
+  // The initialiser of a local that `e` names and nothing writes after it
+  // (of the local's own type), or null: its value wherever it is read.
+  const ast::Expr* local_value(const ast::Expr& e);
   // Float counters of the function being printed (lang/analysis.hpp): each
   // has a long `brook_ci_NAME` beside it, written with it, that exact gather
   // indices use.
