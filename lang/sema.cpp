@@ -112,6 +112,8 @@ void Sema::Impl::check_recursion() {
   kernel_calls.clear();
 }
 
+void Sema::set_stream_echo(bool on) { impl_->stream_echo = on; }
+
 Sema::Sema(TypeContext& types, DiagnosticEngine& diags, SemaOptions options)
     : impl_(std::make_unique<Impl>(types, diags, options)) {}
 

@@ -56,6 +56,10 @@ class Sema {
   // Code already checked keeps referring to them.
   void end_translation_unit();
 
+  // The REPL's echo of a stream-valued entry (`p.domain(2, 9)` typed alone):
+  // while on, an expression statement that is only a stream name is no error.
+  void set_stream_echo(bool on);
+
   // The global declaration visible under `name` (newest first), or nullptr.
   ast::Decl* lookup_global(std::string_view name) const;
 

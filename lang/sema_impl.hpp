@@ -285,6 +285,7 @@ struct Sema::Impl {
   };
   std::map<std::string, std::vector<UnprototypedCall>> pending_calls;
   const ast::Expr* discarded_expr = nullptr;  // the expression statement being checked
+  bool stream_echo = false;                   // Sema::set_stream_echo
   const Type* check_unprototyped_call(ast::CallExpr& c, ast::FuncDecl& f, bool implicit);
   // At the first declaration with parameters of a name with pending calls.
   void resolve_pending_calls(ast::FuncDecl& f);

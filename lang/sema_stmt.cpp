@@ -46,7 +46,7 @@ void Sema::Impl::check_stmt(Stmt& s) {
         discarded_expr = es.expr.get();
         const Type* t = check_expr(es.expr);
         discarded_expr = nullptr;
-        if (t->is_stream() && es.expr->kind == ExprKind::Name)
+        if (t->is_stream() && es.expr->kind == ExprKind::Name && !stream_echo)
           error(es.expr->loc, "a stream name alone does nothing; did you mean streamPrint?");
       }
       break;

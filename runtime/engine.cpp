@@ -348,7 +348,7 @@ struct Engine::Impl {
     }
   }
 
-  Engine::EntryResult eval_unit(FrontEnd::Unit unit, std::string_view text) {
+  Engine::EntryResult eval_unit(FrontEnd::Unit unit) {
     Engine::EntryResult result;
     if (unit.status == FrontEnd::Status::incomplete) {
       result.status = Engine::EntryStatus::incomplete;
@@ -361,7 +361,7 @@ struct Engine::Impl {
     }
     ast::Program& program = *unit.program;
     note_definitions(program);
-    ValueCapture capture = capture_trailing_value(program, text);
+    ValueCapture capture = capture_trailing_value(program);
     result.status = execute(
         [&] {
           // Files compiled earlier with compile_file run first, as `run` would.
@@ -386,8 +386,8 @@ struct Engine::Impl {
           }
         },
         &result.exit_status);
-    if (result.status == Engine::EntryStatus::ok && !capture.stream_text.empty()) {
-      print_stream(capture.stream_text);
+    if (result.status == Engine::EntryStatus::ok && capture.stream) {
+      show_stream(std::move(capture.stream));
     }
     return result;
   }
@@ -395,14 +395,14 @@ struct Engine::Impl {
   struct ValueCapture {
     ast::VarDecl* holder = nullptr;        // a hidden global the value is stored into
     const ast::VarDecl* global = nullptr;  // or a global array shown in place
-    std::string stream_text;               // or a stream expression for streamPrint
+    ast::StmtPtr stream;                   // or a stream expression statement, shown by show_stream
     std::string immediate, type;           // or a value known without running (literals)
   };
 
   // A trailing expression statement of non-void type becomes the initialiser
   // of a hidden global, so the interpreter evaluates it exactly once and the
   // REPL reads the value back from memory.
-  ValueCapture capture_trailing_value(ast::Program& program, std::string_view text) {
+  ValueCapture capture_trailing_value(ast::Program& program) {
     ValueCapture c;
     if (program.items.empty()) return c;
     auto* es = program.items.back()->as<ast::ExprStmt>();
@@ -410,8 +410,10 @@ struct Engine::Impl {
     const Type* t = es->expr->type;
     if (t->is_void() || t->is_error() || is_quiet(*es->expr)) return c;
     if (t->is_stream()) {
-      c.stream_text = expression_text(text, es->loc);
-      if (!c.stream_text.empty()) program.items.pop_back();
+      // Shown after the rest of the entry ran, from the checked expression
+      // itself, so that an error names the entry's text as the user typed it.
+      c.stream = std::move(program.items.back());
+      program.items.pop_back();
       return c;
     }
     if (t->is_array()) {
@@ -455,27 +457,50 @@ struct Engine::Impl {
     return false;
   }
 
-  // The text of the entry from `loc` on, without the final ';'.
-  static std::string expression_text(std::string_view text, SourceLoc loc) {
-    size_t pos = 0;
-    for (uint32_t line = 1; line < loc.line && pos != std::string_view::npos; ++line) {
-      pos = text.find('\n', pos);
-      if (pos != std::string_view::npos) ++pos;
+  // A stream value is shown through streamPrint; long output is abbreviated.
+  // The expression is checked as typed, so that an error shows the user's
+  // text; only a value that is not a stream goes through streamPrint's own
+  // check, for its message.
+  bool print_stream(const std::string& expr, std::string name = "<value>") {
+    size_t errors = front.diagnostics().error_count();
+    front.sema().set_stream_echo(true);
+    FrontEnd::Unit unit = front.load_source(name, expr + ";");
+    front.sema().set_stream_echo(false);
+    ast::ExprStmt* es = nullptr;
+    if (unit.status == FrontEnd::Status::ok && unit.program && unit.program->items.size() == 1)
+      es = unit.program->items.back()->as<ast::ExprStmt>();
+    if (es && es->expr && es->expr->type && es->expr->type->is_stream()) {
+      flush_diagnostics();
+      ast::StmtPtr stmt = std::move(unit.program->items.back());
+      unit.program->items.pop_back();
+      return show_stream(std::move(stmt));
     }
-    if (pos == std::string_view::npos || loc.col == 0) return {};
-    pos += loc.col - 1;
-    if (pos > text.size()) return {};
-    std::string_view rest = text.substr(pos);
-    while (!rest.empty() && (std::isspace(static_cast<unsigned char>(rest.back())) || rest.back() == ';'))
-      rest.remove_suffix(1);
-    return std::string(rest);
+    if (es && es->expr && es->expr->type && front.diagnostics().error_count() == errors)
+      front.diagnostics().error(es->expr->loc, "only a stream can be shown here, not '" +
+                                                   es->expr->type->name() + "'");
+    flush_diagnostics();
+    return false;
   }
 
-  // A stream value is shown through streamPrint; long output is abbreviated.
-  bool print_stream(const std::string& expr, std::string name = "<value>") {
-    FrontEnd::Unit unit = front.load_source(std::move(name), "streamPrint(" + expr + ");");
-    flush_diagnostics();
-    if (unit.status != FrontEnd::Status::ok || !unit.program) return false;
+  // The REPL's echo of a stream-valued entry: its own checked expression
+  // becomes streamPrint's argument (kept alive with the entry's other trees).
+  bool show_stream(ast::StmtPtr stmt) {
+    auto* es = stmt->as<ast::ExprStmt>();
+    auto call = std::make_unique<ast::CallExpr>(es->loc);
+    call->callee = "streamPrint";
+    call->callee_loc = es->loc;
+    call->target = ast::CallTarget::Builtin;
+    call->builtin = static_cast<uint16_t>(stdlib::Builtin::streamPrint);
+    call->type = front.types().void_type();
+    call->args.push_back(std::move(es->expr));
+    es->expr = std::move(call);
+    auto program = std::make_unique<ast::Program>();
+    program->items.push_back(std::move(stmt));
+    shown.push_back(std::move(program));
+    return run_display(*shown.back());
+  }
+
+  bool run_display(ast::Program& program) {
     std::string captured;
     interp::OutputSink* saved = machine.out;
     CallbackSink sink([&](int stream, std::string_view t) {
@@ -488,7 +513,7 @@ struct Engine::Impl {
     streams.set_display(how);
     int ignored = 0;
     Engine::EntryStatus st = execute(
-        [&] { interp::invoke(machine, *compiler.compile_toplevel(*unit.program), {}, nullptr, [](uint8_t*) {}); },
+        [&] { interp::invoke(machine, *compiler.compile_toplevel(program), {}, nullptr, [](uint8_t*) {}); },
         &ignored);
     streams.set_display(std::nullopt);
     machine.out = saved;
@@ -498,7 +523,11 @@ struct Engine::Impl {
   }
 
   std::string type_of(std::string name, std::string_view expr) {
-    FrontEnd::Unit unit = front.load_source(std::move(name), "(" + std::string(expr) + ");");
+    // Checked as typed (a stream name alone is fine here), so that an error
+    // shows the user's text.
+    front.sema().set_stream_echo(true);
+    FrontEnd::Unit unit = front.load_source(std::move(name), std::string(expr) + ";");
+    front.sema().set_stream_echo(false);
     flush_diagnostics();
     if (unit.status != FrontEnd::Status::ok || !unit.program || unit.program->items.empty()) return {};
     auto* es = unit.program->items.back()->as<ast::ExprStmt>();
@@ -525,6 +554,7 @@ struct Engine::Impl {
   HostLibrary library;
   interp::Compiler compiler;
   std::vector<ast::Program*> pending;
+  std::vector<std::unique_ptr<ast::Program>> shown;  // the REPL's stream echoes (compiled code points into them)
   size_t printed = 0;
 };
 
@@ -554,7 +584,7 @@ Engine::EntryResult Engine::eval(std::string name, std::string text, bool allow_
     ProfileTimer timer(impl_->options.profile ? &impl_->profile.frontend_ms : nullptr);
     return impl_->front.load_source(std::move(name), text, allow_incomplete);
   }();
-  return impl_->eval_unit(std::move(unit), text);
+  return impl_->eval_unit(std::move(unit));
 }
 
 bool Engine::is_function(std::string_view name) {
