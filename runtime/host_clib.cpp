@@ -574,6 +574,11 @@ std::optional<Scalar> LibCall::clib(Machine& m) {
     case Builtin::copysignf: return put<float>(std::copysign(arg(m, 0).f, arg(m, 1).f));
     case Builtin::nextafter: return put<double>(std::nextafter(arg(m, 0).d, arg(m, 1).d));
     case Builtin::nextafterf: return put<float>(std::nextafter(arg(m, 0).f, arg(m, 1).f));
+    // y is never rounded to float: nexttowardf(1, 1 + 2^-30) steps up.
+    case Builtin::nexttoward:
+      return put<double>(std::nexttoward(arg(m, 0).d, static_cast<long double>(arg(m, 1).d)));
+    case Builtin::nexttowardf:
+      return put<float>(std::nexttoward(arg(m, 0).f, static_cast<long double>(arg(m, 1).d)));
     case Builtin::remainder: return put<double>(std::remainder(arg(m, 0).d, arg(m, 1).d));
     case Builtin::remainderf: return put<float>(std::remainder(arg(m, 0).f, arg(m, 1).f));
     case Builtin::remquo:

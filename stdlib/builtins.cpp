@@ -313,6 +313,8 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     proto(B::copysignf, "copysignf", "float copysignf(float x, float y)"),
     proto(B::nextafter, "nextafter", "double nextafter(double x, double y)"),
     proto(B::nextafterf, "nextafterf", "float nextafterf(float x, float y)"),
+    proto(B::nexttoward, "nexttoward", "double nexttoward(double x, double y)"),
+    proto(B::nexttowardf, "nexttowardf", "float nexttowardf(float x, double y)"),
     proto(B::remainder, "remainder", "double remainder(double x, double y)"),
     proto(B::remainderf, "remainderf", "float remainderf(float x, float y)"),
     proto(B::fdim, "fdim", "double fdim(double x, double y)"),

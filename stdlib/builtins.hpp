@@ -282,6 +282,8 @@ enum class Builtin : uint16_t {
   copysignf,
   nextafter,
   nextafterf,
+  nexttoward,  // long double is double here, so y is a double (LANGUAGE.md §9)
+  nexttowardf,
   remainder,
   remainderf,
   fdim,
