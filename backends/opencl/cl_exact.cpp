@@ -203,6 +203,52 @@ const analysis::FloatCounters& ClPrinter::counters() {
   return *c;
 }
 
+// A counter k compared with an integral literal L, |L| < 2^24, compares as
+// its shadow does (lang/analysis.hpp): while |shadow| <= 2^24, k == shadow;
+// past that, counting up, k >= 2^24 > |L| and shadow > 2^24 > |L| too, so
+// every comparison with L has the same outcome (symmetrically counting down).
+// Two ranged() sides are exact integers, so comparing their ints is
+// comparing the floats. Scalars only; the comparison has no side effects.
+std::optional<std::string> ClPrinter::exact_compare(const BinaryExpr& e) {
+  if (!current_ || !e.lhs->type || !e.rhs->type || e.lhs->type->is_vector() ||
+      e.rhs->type->is_vector() || e.lhs->type->kind != TypeKind::Float ||
+      e.rhs->type->kind != TypeKind::Float)
+    return std::nullopt;
+  const char* op = e.op == BinaryOp::Lt   ? " < "
+                   : e.op == BinaryOp::Le ? " <= "
+                   : e.op == BinaryOp::Gt ? " > "
+                   : e.op == BinaryOp::Ge ? " >= "
+                   : e.op == BinaryOp::Eq ? " == "
+                                          : " != ";
+  auto counter = [&](const Expr& x) -> const analysis::FloatCounter* {
+    auto* n = x.as<NameExpr>();
+    return n && n->decl ? counters().find(n->decl) : nullptr;
+  };
+  auto literal = [](const Expr& e) -> std::optional<long long> {
+    const Expr& x = e.as<UnaryExpr>() && e.as<UnaryExpr>()->op == UnaryOp::Neg
+                        ? *e.as<UnaryExpr>()->operand
+                        : e;
+    double v = 0;
+    if (auto* fl = x.as<FloatLit>()) v = fl->value;
+    else if (auto* c = x.as<CastExpr>(); c && c->cast == CastKind::Convert && c->operand->as<IntLit>())
+      v = static_cast<double>(c->operand->as<IntLit>()->value);
+    else return std::nullopt;
+    if (!(v > -kExactLimit && v < kExactLimit) || v != static_cast<double>(static_cast<long long>(v)))
+      return std::nullopt;
+    return &x == &e ? static_cast<long long>(v) : -static_cast<long long>(v);
+  };
+  if (const auto* c = counter(*e.lhs))
+    if (auto l = literal(*e.rhs))
+      return "(brook_ci_" + safe_name(c->var->name) + op + std::to_string(*l) + "L)";
+  if (const auto* c = counter(*e.rhs))
+    if (auto l = literal(*e.lhs))
+      return "(" + std::to_string(*l) + "L" + op + "brook_ci_" + safe_name(c->var->name) + ")";
+  auto l = ranged(*e.lhs, 0, 0);
+  auto r = l ? ranged(*e.rhs, 0, 0) : std::nullopt;
+  if (l && r) return "(" + l->text + op + r->text + ")";
+  return std::nullopt;
+}
+
 // (shadow write, the write): the comma keeps the expression's value.
 std::string ClPrinter::with_shadow(const Expr& e, const std::string& text) {
   auto w = current_ ? counters().write(e) : std::nullopt;

@@ -116,6 +116,11 @@ class ClPrinter {
   // instructions per comparison).
   bool narrow_exact(const ast::Expr& e, int comp);
   std::optional<std::string> offset(const ast::Expr& e, int comp);
+  // A float comparison printed on integers when both sides are exact
+  // (cl_exact.cpp): a float counter against an integral literal, or two
+  // ranged() values. PoCL then counts loops such as `for (dy = -3.0f; dy <=
+  // 0.0f; dy += 1.0f)` and folds `dy == 0.0f` in each unrolled copy.
+  std::optional<std::string> exact_compare(const ast::BinaryExpr& e);
   // `(int)P` for an exact position P.
   std::optional<std::string> exact_int_cast(const ast::CastExpr& e);
   // BrookGPU's integer arithmetic in float (cl_exact.cpp): component `comp`

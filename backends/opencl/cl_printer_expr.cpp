@@ -142,6 +142,8 @@ std::string ClPrinter::unary(const UnaryExpr& e) {
 }
 
 std::string ClPrinter::binary(const BinaryExpr& e) {
+  if (is_compare(e.op))
+    if (auto exact = exact_compare(e)) return *exact;
   std::string l = expr(*e.lhs), r = expr(*e.rhs);
   if (e.op == BinaryOp::LogAnd || e.op == BinaryOp::LogOr) return arith(e.op, l, r, e.type);
   return arith(e.op, l, r, e.lhs->type);
