@@ -6,8 +6,8 @@
 namespace brook::cc {
 
 const char* support_text() {
-  return R"brook_cc(#ifndef BROOK_CC_SUPPORT_2
-#define BROOK_CC_SUPPORT_2
+  return R"brook_cc(#ifndef BROOK_CC_SUPPORT_3
+#define BROOK_CC_SUPPORT_3
 #include <brook/brook.hpp>
 
 #include <cstdio>
@@ -40,6 +40,20 @@ struct Register {
   }
 };
 
+// The files a .br file #included when `brook cc` read it, by absolute path:
+// the engine reads these instead of the disk, so the program runs anywhere.
+struct EmbeddedFile {
+  const char* path;
+  const char* text;
+};
+inline std::vector<EmbeddedFile>& embedded_files() {
+  static std::vector<EmbeddedFile> files;
+  return files;
+}
+struct Embed {
+  Embed(const char* path, const char* text) { embedded_files().push_back({path, text}); }
+};
+
 // The one engine of the process (brook::shared_engine(): the backend named
 // by $BROOK_BACKEND, else the JIT; compiled kernels are kept in the disk
 // cache, so a second run compiles nothing), which BrookGPU's ::brook::stream
@@ -48,6 +62,8 @@ struct Register {
 inline brook::Engine& raw_engine() {
   brook::Engine& e = brook::shared_engine();
   for (const Source& s : pending_sources()) e.add_preprocessor_options(s.defines, s.include_dirs);
+  for (const EmbeddedFile& f : embedded_files()) e.embed_file(f.path, f.text);
+  embedded_files().clear();
   return e;
 }
 // The engine with every registered file loaded (top-level statements run).
@@ -102,7 +118,7 @@ brook::Stream<T> stream(std::initializer_list<int64_t> extents) {
 }
 
 }  // namespace brook_cc
-#endif  // BROOK_CC_SUPPORT_2
+#endif  // BROOK_CC_SUPPORT_3
 
 )brook_cc";
 }

@@ -2,6 +2,7 @@
 
 #include "cc/brookplus_bindings.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -338,6 +339,18 @@ int translate(const Request& request) {
       dirs += ", " + quoted(fs::absolute(d).string());
     source += "const brook_cc::Register kRegister" + id + "(" + quoted(request.inputs[i]) +
               ", kSource" + id + ", {" + defines + "}, {" + dirs + "});\n\n";
+  }
+  // Every file the inputs #included from disk, so the program needs none of
+  // them at run time (brcc's output did not either: it held the preprocessed text).
+  const SourceManager& files = engine.front_end().sources();
+  for (size_t i = 0; i < files.file_count(); ++i) {
+    const std::string& path = files.path(static_cast<uint32_t>(i));
+    if (std::find(request.inputs.begin(), request.inputs.end(), path) != request.inputs.end()) continue;
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) continue;
+    const std::string absolute = fs::absolute(path, ec).lexically_normal().string();
+    source += "const brook_cc::Embed kEmbed" + std::to_string(i) + "(" + quoted(absolute) + ", " +
+              raw_literal(std::string(files.text(static_cast<uint32_t>(i)))) + ");\n";
   }
   source += "}  // namespace\n\n" + gen.emitted().definitions;
   if (has_main) {

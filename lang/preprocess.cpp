@@ -411,8 +411,7 @@ class Preprocessor {
     // only when the program has its own file of that name.
     if (angled && pp::is_standard_header(name)) return define_header_macros(name);
     for (const fs::path& candidate : candidates) {
-      std::error_code ec;
-      if (!fs::is_regular_file(candidate, ec)) continue;
+      if (!sources_.file_exists(candidate.string())) continue;
       std::string canon = canonical_path(candidate.string());
       if (once_.count(canon)) return;
       std::optional<uint32_t> id;

@@ -18,7 +18,29 @@ uint32_t SourceManager::add_file(std::string path, std::string text) {
   return static_cast<uint32_t>(files_.size() - 1);
 }
 
+namespace {
+// The key of an embedded file: absolute and normalised, without resolving
+// links, so that `dir/./a.h` and `/abs/dir/a.h` name one file.
+std::string embed_key(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::absolute(path, ec);
+  return (ec ? std::filesystem::path(path) : p).lexically_normal().string();
+}
+}  // namespace
+
+void SourceManager::embed_file(const std::string& path, std::string text) {
+  embedded_[embed_key(path)] = std::move(text);
+}
+
+bool SourceManager::file_exists(const std::string& path) const {
+  if (!embedded_.empty() && embedded_.count(embed_key(path))) return true;
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
+}
+
 std::optional<uint32_t> SourceManager::load_file(const std::string& path) {
+  if (!embedded_.empty())
+    if (auto it = embedded_.find(embed_key(path)); it != embedded_.end()) return add_file(path, it->second);
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream ss;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,14 @@ class SourceManager {
   // translation units include), by path or by canonical path.
   bool same_file(uint32_t a, uint32_t b) const;
 
+  // A file held in memory under its absolute path and read instead of the
+  // disk: `brook cc` embeds a program's #include files in the generated C++,
+  // so the built program needs none of them where it runs.
+  void embed_file(const std::string& path, std::string text);
+  // Whether load_file(path) finds something: an embedded file or a regular
+  // file on disk.
+  bool file_exists(const std::string& path) const;
+
  private:
   struct File {
     std::string path;
@@ -49,6 +58,7 @@ class SourceManager {
     std::vector<uint32_t> line_starts;
   };
   std::vector<File> files_;
+  std::map<std::string, std::string> embedded_;  // absolute path → text
 };
 
 enum class Severity { error, warning, note, runtime_error };

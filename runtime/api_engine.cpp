@@ -186,6 +186,10 @@ std::string Engine::eval(std::string_view entry) {
   return session_->eval("<eval>", std::string(entry), true).value;
 }
 
+void Engine::embed_file(std::string_view path, std::string_view text) {
+  session_->engine().front_end().sources().embed_file(std::string(path), std::string(text));
+}
+
 void Engine::add_preprocessor_options(std::span<const std::string> defines,
                                       std::span<const std::string> include_dirs) {
   PreprocessOptions& o = session_->engine().front_end().preprocess_options();

@@ -343,6 +343,10 @@ class Engine {
   // only once).
   void add_preprocessor_options(std::span<const std::string> defines,
                                 std::span<const std::string> include_dirs);
+  // A file that the program's #include lines read from memory instead of the
+  // disk, named by its absolute path (`brook cc` embeds a .br file's
+  // includes this way, so the built program runs without them).
+  void embed_file(std::string_view path, std::string_view text);
 
   // Whether the program declares `name` (a function, kernel or global).
   bool has(std::string_view name) const;

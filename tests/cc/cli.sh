@@ -33,6 +33,16 @@ grep -q '^void twice(const brook::Stream<float>& a, const brook::Stream<float>& 
 out=$(cd "$tmp" && BROOK_BACKEND=$backend XDG_CACHE_HOME="$tmp/cache-incl" ./incl)
 [ "$out" = "4.00 7.00 " ] || fail "incl.br printed: $out"
 
+# The generated program holds the files the .br file #included: built from a
+# copy whose headers are then deleted, it still runs, and prints what they said.
+mkdir -p "$tmp/copy" && cp -r incl.br inc "$tmp/copy/" || fail "cannot copy incl.br"
+(cd "$tmp/copy" && "$brook" cc -I inc -DOFF=1 -o "$tmp/gen/incl_copy" incl.br) || fail "brook cc of the copy failed"
+rm -r "$tmp/copy"
+"$cxx" -std=c++20 -O0 -I "$include" "$tmp/gen/incl_copy.cpp" -o "$tmp/incl_copy" -L "$libdir" -lbrook \
+  -Wl,-rpath,"$libdir" || fail "the generated C++ of the copied incl.br does not compile"
+out=$(cd / && BROOK_BACKEND=$backend XDG_CACHE_HOME="$tmp/cache-incl" "$tmp/incl_copy" 2>&1)
+[ "$out" = "4.00 7.00 " ] || fail "incl.br without its headers printed: $out"
+
 # Structs, vectors, a gather, a keyword-named constant, a float4 reduction.
 "$brook" cc -o "$tmp/gen/types" types.br || fail "brook cc types.br failed"
 grep -q "^// first(): not callable from C++" "$tmp/gen/types.h" || fail "no note that first() takes a pointer"
