@@ -95,6 +95,9 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     // A zero vector gives NaNs.
     composed(B::normalize, "normalize", Sig::Normalize, "normalize(v) = v / length(v)"),
     composed(B::reflect, "reflect", Sig::Reflect, "reflect(i, n) = i - 2 * dot(n, i) * n"),
+    // Cg's and GLSL's (HLSL's -n * sign(dot(i, ng)) differs where the dot is 0).
+    composed(B::faceforward, "faceforward", Sig::FloatTernary,
+             "faceforward(n, i, ng) = dot(ng, i) < 0 ? n : -n"),
     // NaN counts as nonzero.
     composed(B::any, "any", Sig::AnyAll, "any(v) = any_of(v != 0)"),
     composed(B::all, "all", Sig::AnyAll, "all(v) = all_of(v != 0)"),

@@ -63,6 +63,7 @@ enum class Builtin : uint16_t {
   distance,
   normalize,
   reflect,
+  faceforward,
   any,
   all,
   // Integer bit functions.
