@@ -18,7 +18,6 @@ using stdlib::StepOp;
 // T on its own as C computes them. Flags are T(1) and T(0).
 template <class T>
 struct Lowering {
-  using Value = T;
   bool own_math;  // in a kernel, calling a transcendental: brook_math.h's float one
 
   static constexpr bool kInt = std::is_integral_v<T>;
@@ -110,7 +109,8 @@ struct Lowering {
 
 // One step compiled for one call site, whose argument widths are known: the
 // components it computes, and where its operands' components lie in the
-// register file (register step * 4 + k; a one-value operand has stride 0).
+// register file (component k of an operand at register in + k * stride;
+// stride 0 for a one-value operand, so it is read for every component).
 // The steps and their order are stdlib::evaluate()'s; compiling them once
 // keeps its per-call bookkeeping out of every builtin call.
 template <class T>
