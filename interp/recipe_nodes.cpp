@@ -137,10 +137,18 @@ template <class T>
 void run_neg(const Instr<T>& i, T* r, const Lowering<T>& low) {
   for (unsigned k = 0; k < i.n; ++k) r[i.out + k] = low.neg(operand(i, r, 0, k));
 }
-template <class T, StepOp op>
+// N > 0: exactly N components, every operand a full vector (unrolled, no
+// strides); N == 0: any shape.
+template <class T, StepOp op, unsigned N = 0>
 void run_binary(const Instr<T>& i, T* r, const Lowering<T>& low) {
-  for (unsigned k = 0; k < i.n; ++k)
-    r[i.out + k] = low.binary(op, operand(i, r, 0, k), operand(i, r, 1, k));
+  if constexpr (N > 0) {
+    const T* x = r + i.in[0];
+    const T* y = r + i.in[1];
+    for (unsigned k = 0; k < N; ++k) r[i.out + k] = low.binary(op, x[k], y[k]);
+  } else {
+    for (unsigned k = 0; k < i.n; ++k)
+      r[i.out + k] = low.binary(op, operand(i, r, 0, k), operand(i, r, 1, k));
+  }
 }
 template <class T>
 void run_select(const Instr<T>& i, T* r, const Lowering<T>& low) {
@@ -183,30 +191,38 @@ void run_fold(const Instr<T>& i, T* r, const Lowering<T>& low) {
 
 // The instruction for a binary step, or (`with_select`) for a comparison
 // fused with its select.
-template <class T>
-auto binary_runner(StepOp op, bool with_select) -> decltype(&run_binary<T, StepOp::add>) {
+template <class T, unsigned N>
+auto binary_runner_n(StepOp op, bool with_select) -> decltype(&run_binary<T, StepOp::add>) {
   switch (op) {
     case StepOp::add:
-      return run_binary<T, StepOp::add>;
+      return run_binary<T, StepOp::add, N>;
     case StepOp::sub:
-      return run_binary<T, StepOp::sub>;
+      return run_binary<T, StepOp::sub, N>;
     case StepOp::mul:
-      return run_binary<T, StepOp::mul>;
+      return run_binary<T, StepOp::mul, N>;
     case StepOp::div:
-      return run_binary<T, StepOp::div>;
+      return run_binary<T, StepOp::div, N>;
     case StepOp::lt:
-      return with_select ? run_compare_select<T, StepOp::lt> : run_binary<T, StepOp::lt>;
+      return with_select ? run_compare_select<T, StepOp::lt> : run_binary<T, StepOp::lt, N>;
     case StepOp::le:
-      return with_select ? run_compare_select<T, StepOp::le> : run_binary<T, StepOp::le>;
+      return with_select ? run_compare_select<T, StepOp::le> : run_binary<T, StepOp::le, N>;
     case StepOp::gt:
-      return with_select ? run_compare_select<T, StepOp::gt> : run_binary<T, StepOp::gt>;
+      return with_select ? run_compare_select<T, StepOp::gt> : run_binary<T, StepOp::gt, N>;
     case StepOp::ge:
-      return with_select ? run_compare_select<T, StepOp::ge> : run_binary<T, StepOp::ge>;
+      return with_select ? run_compare_select<T, StepOp::ge> : run_binary<T, StepOp::ge, N>;
     case StepOp::eq:
-      return with_select ? run_compare_select<T, StepOp::eq> : run_binary<T, StepOp::eq>;
+      return with_select ? run_compare_select<T, StepOp::eq> : run_binary<T, StepOp::eq, N>;
     default:
-      return with_select ? run_compare_select<T, StepOp::ne> : run_binary<T, StepOp::ne>;
+      return with_select ? run_compare_select<T, StepOp::ne> : run_binary<T, StepOp::ne, N>;
   }
+}
+
+// The instruction for a binary step, or (`with_select`) for a comparison
+// fused with its select; `wide4` when it works on two full 4-vectors.
+template <class T>
+auto binary_runner(StepOp op, bool with_select, bool wide4 = false)
+    -> decltype(&run_binary<T, StepOp::add>) {
+  return wide4 ? binary_runner_n<T, 4>(op, with_select) : binary_runner_n<T, 0>(op, with_select);
 }
 
 // What every instantiation below shares, filled in by make_recipe.
@@ -318,7 +334,7 @@ struct RecipeNode : RecipeBase {
           i.run = run_fold<T, StepOp::all_of>;
           break;
         default:
-          i.run = binary_runner<T>(st.op, false);
+          i.run = binary_runner<T>(st.op, false, n == 4 && i.stride[0] && i.stride[1]);
           break;
       }
       const bool fold = st.op == StepOp::sum || st.op == StepOp::any_of || st.op == StepOp::all_of;
