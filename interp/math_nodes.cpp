@@ -2,6 +2,7 @@
 
 #include <span>
 
+#include "interp/recipe_nodes.hpp"
 #include "stdlib/brook_math.hpp"
 #include "stdlib/reference.hpp"
 
@@ -97,43 +98,6 @@ struct KernelMath2 : MathBase {
   }
 };
 
-template <class T>
-struct VectorFn : MathBase {
-  void load(Machine& m, T (&a)[4], T (&b)[4]) {
-    Vec v[3];
-    gather(m, v);
-    for (uint32_t i = 0; i < 4; ++i) {
-      a[i] = get<T>(v[0].c[i]);
-      b[i] = args.size() > 1 ? get<T>(v[1].c[i]) : T(0);
-    }
-  }
-  Scalar eval(Machine& m) override {
-    T a[4], b[4];
-    load(m, a, b);
-    std::span<const T> x(a, n), y(b, n);
-    switch (id) {
-      case Builtin::dot: return put<T>(stdlib::ref_dot(x, y));
-      case Builtin::length: return put<T>(stdlib::ref_length(x));
-      case Builtin::distance: return put<T>(stdlib::ref_distance(x, y));
-      case Builtin::any: return put<int32_t>(stdlib::ref_any(x));
-      case Builtin::all: return put<int32_t>(stdlib::ref_all(x));
-      default: internal_error(loc, "vector builtin has no scalar result");
-    }
-  }
-  void eval_vec(Machine& m, Vec& out) override {
-    T a[4], b[4], r[4] = {};
-    load(m, a, b);
-    std::span<const T> x(a, n), y(b, n);
-    switch (id) {
-      case Builtin::cross: stdlib::ref_cross(x, y, std::span<T>(r, 3)); break;
-      case Builtin::normalize: stdlib::ref_normalize(x, std::span<T>(r, n)); break;
-      case Builtin::reflect: stdlib::ref_reflect(x, y, std::span<T>(r, n)); break;
-      default: internal_error(loc, "vector builtin has no vector result");
-    }
-    for (uint32_t i = 0; i < n; ++i) out.c[i] = put<T>(r[i]);
-  }
-};
-
 template <class Fn>
 NodePtr with_math_type(TypeKind k, Fn&& f) {
   switch (k) {
@@ -156,14 +120,14 @@ NodePtr with_math_type(TypeKind k, Fn&& f) {
 NodePtr make_math(Builtin id, std::vector<NodePtr> args, std::vector<const Type*> arg_types,
                   const Type* result, SourceLoc loc, bool in_kernel) {
   if (args.empty()) return nullptr;
+  // Composed builtins (lerp, dot, …): built from their recipe.
+  if (const stdlib::Recipe* r = stdlib::recipe_of(id))
+    return make_recipe(*r, args, arg_types, result, loc, in_kernel);
   const Type* first = arg_types[0];
   TypeKind ck = first->scalar_of()->kind;
   uint32_t n = 1;
   for (const Type* t : arg_types) n = std::max(n, t->width());
   NodePtr node;
-  bool vector_fn = id == Builtin::dot || id == Builtin::length || id == Builtin::distance ||
-                   id == Builtin::any || id == Builtin::all || id == Builtin::cross ||
-                   id == Builtin::normalize || id == Builtin::reflect;
   stdlib::BrookMathFn own = in_kernel && ck == TypeKind::Float && args.size() == 1 &&
                                     result->scalar_of()->kind == TypeKind::Float
                                 ? stdlib::brook_math_fn(id)
@@ -180,20 +144,6 @@ NodePtr make_math(Builtin id, std::vector<NodePtr> args, std::vector<const Type*
     auto k = std::make_unique<KernelMath2>();
     k->fn = own2;
     node = std::move(k);
-  } else if (vector_fn) {
-    node = with_math_type(ck, [&]<class T>(Tag<T>) -> NodePtr {
-      if constexpr (std::is_floating_point_v<T>) {
-        return std::make_unique<VectorFn<T>>();
-      } else if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t> ||
-                           std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>) {
-        if (id == Builtin::any || id == Builtin::all || id == Builtin::dot) {
-          return std::make_unique<VectorFn<T>>();
-        }
-        return nullptr;
-      } else {
-        return nullptr;
-      }
-    });
   } else if (!in_kernel && id == Builtin::isinf && n == 1 && result->kind == TypeKind::Int &&
              (ck == TypeKind::Float || ck == TypeKind::Double)) {
     if (ck == TypeKind::Float)

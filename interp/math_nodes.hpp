@@ -1,5 +1,6 @@
-// Math builtins (LANGUAGE.md §9) evaluated per component through the
-// reference semantics of stdlib/reference.hpp.
+// Math builtins (LANGUAGE.md §9): primitive ones evaluated per component
+// through the reference semantics of stdlib/reference.hpp, composed ones
+// through their recipe (interp/recipe_nodes.hpp).
 #pragma once
 
 #include <vector>

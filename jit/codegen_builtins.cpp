@@ -93,45 +93,19 @@ Value* Codegen::component_builtin(Builtin id, std::vector<Value*> a, const Type*
   bool fp = s->is_floating();
   bool sign = s->kind != TypeKind::Bool && s->is_signed();
   auto un = [&](llvm::Intrinsic::ID iid) { return b.CreateUnaryIntrinsic(iid, a[0]); };
-  auto lt = [&](Value* x, Value* y) {
-    return fp ? b.CreateFCmpOLT(x, y) : sign ? b.CreateICmpSLT(x, y) : b.CreateICmpULT(x, y);
-  };
-  auto gt = [&](Value* x, Value* y) {
-    return fp ? b.CreateFCmpOGT(x, y) : sign ? b.CreateICmpSGT(x, y) : b.CreateICmpUGT(x, y);
-  };
-  auto mn = [&](Value* x, Value* y) { return b.CreateSelect(lt(y, x), y, x); };
-  auto mx = [&](Value* x, Value* y) { return b.CreateSelect(lt(x, y), y, x); };
-  auto c = [&](double v) { return fp ? llvm::ConstantFP::get(t, v) : llvm::ConstantInt::get(t, static_cast<uint64_t>(static_cast<int64_t>(v)), true); };
-  auto add = [&](Value* x, Value* y) { return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y); };
-  auto sub = [&](Value* x, Value* y) { return fp ? b.CreateFSub(x, y) : b.CreateSub(x, y); };
-  auto mul = [&](Value* x, Value* y) { return fp ? b.CreateFMul(x, y) : b.CreateMul(x, y); };
   auto to_int = [&](Value* flag) { return b.CreateZExt(flag, shaped(scalar_reg(scalar))); };
   switch (id) {
     case Builtin::abs:
     case Builtin::fabs:
       if (fp) return un(llvm::Intrinsic::fabs);
       if (!sign) return a[0];
-      return b.CreateSelect(b.CreateICmpSLT(a[0], c(0)), b.CreateNeg(a[0]), a[0]);
+      return b.CreateSelect(b.CreateICmpSLT(a[0], llvm::Constant::getNullValue(t)),
+                            b.CreateNeg(a[0]), a[0]);
     case Builtin::sqrt: return un(llvm::Intrinsic::sqrt);
-    case Builtin::rsqrt: return b.CreateFDiv(c(1), un(llvm::Intrinsic::sqrt));
     case Builtin::floor: return un(llvm::Intrinsic::floor);
     case Builtin::ceil: return un(llvm::Intrinsic::ceil);
     case Builtin::trunc: return un(llvm::Intrinsic::trunc);
     case Builtin::round: return un(llvm::Intrinsic::round);
-    case Builtin::frac: return b.CreateFSub(a[0], un(llvm::Intrinsic::floor));
-    case Builtin::min: return mn(a[0], a[1]);
-    case Builtin::max: return mx(a[0], a[1]);
-    case Builtin::clamp: return mn(mx(a[0], a[1]), a[2]);
-    case Builtin::saturate: return mn(mx(a[0], c(0)), c(1));
-    case Builtin::lerp: return add(a[0], mul(a[2], sub(a[1], a[0])));
-    case Builtin::step: return b.CreateSelect(fp ? b.CreateFCmpOGE(a[1], a[0]) : sign ? b.CreateICmpSGE(a[1], a[0]) : b.CreateICmpUGE(a[1], a[0]), c(1), c(0));
-    case Builtin::smoothstep: {
-      Value* x = b.CreateFDiv(sub(a[2], a[0]), sub(a[1], a[0]));
-      x = mn(mx(x, c(0)), c(1));
-      return mul(mul(x, x), sub(c(3), mul(c(2), x)));
-    }
-    case Builtin::sign: return b.CreateSelect(gt(a[0], c(0)), c(1), b.CreateSelect(lt(a[0], c(0)), c(-1), c(0)));
-    case Builtin::mad: return add(mul(a[0], a[1]), a[2]);
     case Builtin::fma:
       return b.CreateIntrinsic(llvm::Intrinsic::fma, {t}, {a[0], a[1], a[2]});
     case Builtin::isnan: return to_int(b.CreateFCmpUNO(a[0], a[0]));
@@ -168,10 +142,6 @@ Value* Codegen::component_builtin(Builtin id, std::vector<Value*> a, const Type*
   if (name.empty() || !fp) unsupported({}, "the builtin '" + std::string(info.name) + "' on '" + s->name() + "'");
   return libm(name, a, t);
 }
-
-namespace {
-const Type* arg_type_of(const ast::CallExpr& e, size_t i) { return e.args[i]->type; }
-}  // namespace
 
 RV Codegen::builtin(const ast::CallExpr& e) {
   const Builtin id = static_cast<Builtin>(e.builtin);
@@ -251,11 +221,32 @@ RV Codegen::builtin(const ast::CallExpr& e) {
   }
   std::vector<RV> args;
   for (const auto& a : e.args) args.push_back(rvalue(*a));
+  if (args.empty()) unsupported(e.loc, "this builtin call");
+  const Type* at = args[0].t;
+  for (const RV& a : args)
+    if (a.t->is_vector()) at = a.t;
+  const Type* as = at->scalar_of();
   auto comp = [&](const RV& v, unsigned i, const Type* want) -> Value* {
     if (v.t->is_vector()) return b.CreateExtractElement(v.v, i);
     if (want && want != v.t) return convert(v.v, v.t, want);
     return v.v;
   };
+  auto result = [&](const std::vector<Value*>& c) -> RV {
+    if (!e.type->is_vector()) return {c.at(0), e.type};
+    Value* out = llvm::PoisonValue::get(reg_type(e.type));
+    for (unsigned i = 0; i < e.type->count; ++i)
+      out = b.CreateInsertElement(out, c[c.size() == 1 ? 0 : i], i);
+    return {out, e.type};
+  };
+  if (const stdlib::Recipe* r = stdlib::recipe_of(id)) {
+    // A composed builtin: its recipe on the arguments' components.
+    std::vector<std::vector<Value*>> xs;
+    for (const RV& a : args) {
+      xs.emplace_back();
+      for (unsigned i = 0; i < a.t->width(); ++i) xs.back().push_back(comp(a, i, as));
+    }
+    return result(recipe(*r, xs, as, e.type->scalar_of(), [](llvm::MutableArrayRef<Value*>) {}));
+  }
   switch (info.sig) {
     case Sig::FloatUnary:
     case Sig::FloatBinary:
@@ -266,85 +257,16 @@ RV Codegen::builtin(const ast::CallExpr& e) {
     case Sig::AnyTernary:
     case Sig::Classify:
     case Sig::IntUnary: {
-      if (args.empty()) unsupported(e.loc, "this builtin call");
-      const Type* at = args[0].t;
-      for (const RV& a : args) if (a.t->is_vector()) at = a.t;
-      const Type* as = at->scalar_of();
-      if (!e.type->is_vector()) {
-        std::vector<Value*> xs;
-        for (const RV& a : args) xs.push_back(comp(a, 0, as));
-        return {component_builtin(id, xs, e.type, as), e.type};
-      }
-      Value* out = llvm::PoisonValue::get(reg_type(e.type));
-      for (unsigned i = 0; i < e.type->count; ++i) {
+      std::vector<Value*> out;
+      for (unsigned i = 0; i < e.type->width(); ++i) {
         std::vector<Value*> xs;
         for (const RV& a : args) xs.push_back(comp(a, i, as));
-        out = b.CreateInsertElement(out, component_builtin(id, xs, e.type->elem, as), i);
+        out.push_back(component_builtin(id, xs, e.type->scalar_of(), as));
       }
-      return {out, e.type};
+      return result(out);
     }
     default: break;
   }
-  // Vector functions.
-  const Type* vt = args.empty() ? e.type : args[0].t;
-  const Type* s = vt->scalar_of();
-  bool fp = s->is_floating();
-  unsigned n = vt->width();
-  auto get = [&](const RV& v, unsigned i) { return v.t->is_vector() ? b.CreateExtractElement(v.v, i) : v.v; };
-  auto mul = [&](Value* x, Value* y) { return fp ? b.CreateFMul(x, y) : b.CreateMul(x, y); };
-  auto add = [&](Value* x, Value* y) { return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y); };
-  auto sub = [&](Value* x, Value* y) { return fp ? b.CreateFSub(x, y) : b.CreateSub(x, y); };
-  auto dot = [&](const RV& x, const RV& y) {
-    Value* sum = mul(get(x, 0), get(y, 0));
-    for (unsigned i = 1; i < n; ++i) sum = add(sum, mul(get(x, i), get(y, i)));
-    return sum;
-  };
-  auto sqrt = [&](Value* x) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x); };
-  switch (id) {
-    case Builtin::dot: return {dot(args[0], args[1]), e.type};
-    case Builtin::length: return {sqrt(dot(args[0], args[0])), e.type};
-    case Builtin::distance: {
-      Value* d = fp ? b.CreateFSub(args[0].v, args[1].v) : b.CreateSub(args[0].v, args[1].v);
-      RV dv{d, vt};
-      return {sqrt(dot(dv, dv)), e.type};
-    }
-    case Builtin::normalize: {
-      Value* len = sqrt(dot(args[0], args[0]));
-      if (!vt->is_vector()) return {b.CreateFDiv(args[0].v, len), e.type};
-      return {b.CreateFDiv(args[0].v, b.CreateVectorSplat(n, len)), e.type};
-    }
-    case Builtin::reflect: {
-      Value* twice = mul(llvm::ConstantFP::get(scalar_reg(s), 2.0), dot(args[1], args[0]));
-      if (!vt->is_vector()) return {sub(args[0].v, mul(twice, args[1].v)), e.type};
-      return {sub(args[0].v, mul(b.CreateVectorSplat(n, twice), args[1].v)), e.type};
-    }
-    case Builtin::cross: {
-      auto at = [&](const RV& v, unsigned i) { return get(v, i); };
-      const RV& x = args[0];
-      const RV& y = args[1];
-      Value* c0 = sub(mul(at(x, 1), at(y, 2)), mul(at(x, 2), at(y, 1)));
-      Value* c1 = sub(mul(at(x, 2), at(y, 0)), mul(at(x, 0), at(y, 2)));
-      Value* c2 = sub(mul(at(x, 0), at(y, 1)), mul(at(x, 1), at(y, 0)));
-      Value* out = llvm::PoisonValue::get(reg_type(e.type));
-      out = b.CreateInsertElement(out, c0, uint64_t{0});
-      out = b.CreateInsertElement(out, c1, 1);
-      out = b.CreateInsertElement(out, c2, 2);
-      return {out, e.type};
-    }
-    case Builtin::any:
-    case Builtin::all: {
-      Value* acc = b.getInt1(id == Builtin::all);
-      for (unsigned i = 0; i < n; ++i) {
-        Value* x = get(args[0], i);
-        Value* nz = fp ? b.CreateFCmpUNE(x, llvm::Constant::getNullValue(x->getType()))
-                       : b.CreateICmpNE(x, llvm::Constant::getNullValue(x->getType()));
-        acc = id == Builtin::all ? b.CreateAnd(acc, nz) : b.CreateOr(acc, nz);
-      }
-      return {b.CreateZExt(acc, reg_type(e.type)), e.type};
-    }
-    default: break;
-  }
-  (void)arg_type_of;
   unsupported(e.loc, "the builtin '" + std::string(info.name) + "' in a kernel");
 }
 

@@ -17,6 +17,7 @@
 #include "lang/analysis.hpp"
 #include "lang/ast.hpp"
 #include "stdlib/builtins.hpp"
+#include "stdlib/recipe.hpp"
 
 namespace brook::jit {
 
@@ -97,6 +98,15 @@ class Codegen {
   // A brook_math.h function on a whole gang (<N x float>) through its gang
   // form (stdlib/brook_math_gang.cpp), one call per gang.
   llvm::Value* gang_call(std::string_view gang_symbol, llvm::Value* x);
+  // A composed builtin (stdlib/recipe.hpp) over its arguments' components:
+  // values of type `comp`, each a scalar or (SPMD) a gang of lanes. Returns
+  // the result's components, of type `result_comp`. `same_shape` makes
+  // operands alike before an operation combines them (SPMD widens a uniform
+  // one to lanes; the scalar path has nothing to do). codegen_recipe.cpp.
+  std::vector<llvm::Value*> recipe(
+      const stdlib::Recipe& r, const std::vector<std::vector<llvm::Value*>>& args, const Type* comp,
+      const Type* result_comp,
+      llvm::function_ref<void(llvm::MutableArrayRef<llvm::Value*>)> same_shape);
   int libm_calls = 0;  // how many libm() lowerings so far (jit/spmd.cpp picks paths by it)
   int gang_calls = 0;  // how many gang_call() lowerings so far (jit/spmd.cpp picks widths by it)
   RV printf_call(const ast::CallExpr& e);

@@ -628,6 +628,26 @@ SV Gen::builtin(const ast::CallExpr& e) {
   if (args.empty()) outside("builtin");
   for (const SV& a : args) check_type(a.t);
   check_type(e.type);
+  if (const stdlib::Recipe* r = stdlib::recipe_of(id)) {
+    // A composed builtin: its recipe on the components, uniform ones kept
+    // scalar until they meet a gang of lanes.
+    const Type* as = args[0].t->scalar_of();
+    for (const SV& a : args)
+      if (a.t->is_vector()) as = a.t->scalar_of();
+    std::vector<std::vector<Value*>> xs;
+    for (const SV& a : args) {
+      xs.emplace_back();
+      for (Value* x : a.c)
+        xs.back().push_back(a.t->is_vector() || as == a.t ? x : conv(x, a.t, as));
+    }
+    auto same_shape = [&](llvm::MutableArrayRef<Value*> vs) {
+      if (std::any_of(vs.begin(), vs.end(), [](Value* v) { return is_lane(v); }))
+        for (Value*& v : vs) v = widen(v);
+    };
+    std::vector<Value*> out = cg.recipe(*r, xs, as, e.type->scalar_of(), same_shape);
+    out.resize(e.type->width(), out[0]);  // a single value fills every component
+    return {out, e.type};
+  }
   switch (info.sig) {
     case Sig::FloatUnary:
     case Sig::FloatBinary:
@@ -656,68 +676,6 @@ SV Gen::builtin(const ast::CallExpr& e) {
         out.c.push_back(cg.component_builtin(id, xs, e.type->scalar_of(), as));
       }
       return out;
-    }
-    default: break;
-  }
-  const Type* vt = args[0].t;
-  const bool fp = vt->scalar_of()->is_floating();
-  auto op = [&](Value* x, Value* y, char o) {
-    unify(x, y);
-    switch (o) {
-      case '*': return fp ? b.CreateFMul(x, y) : b.CreateMul(x, y);
-      case '+': return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y);
-      case '-': return fp ? b.CreateFSub(x, y) : b.CreateSub(x, y);
-      default: return b.CreateFDiv(x, y);
-    }
-  };
-  auto get = [](const SV& v, size_t i) { return v.c[v.c.size() == 1 ? 0 : i]; };
-  auto dot = [&](const SV& x, const SV& y) {
-    Value* sum = op(get(x, 0), get(y, 0), '*');
-    for (size_t i = 1; i < vt->width(); ++i) sum = op(sum, op(get(x, i), get(y, i), '*'), '+');
-    return sum;
-  };
-  auto sqrt = [&](Value* x) { return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x); };
-  switch (id) {
-    case Builtin::dot: return {{dot(args[0], args[1])}, e.type};
-    case Builtin::length: return {{sqrt(dot(args[0], args[0]))}, e.type};
-    case Builtin::distance: {
-      SV d{{}, vt};
-      for (size_t i = 0; i < vt->width(); ++i) d.c.push_back(op(get(args[0], i), get(args[1], i), '-'));
-      return {{sqrt(dot(d, d))}, e.type};
-    }
-    case Builtin::normalize: {
-      Value* len = sqrt(dot(args[0], args[0]));
-      SV out{{}, e.type};
-      for (size_t i = 0; i < vt->width(); ++i) out.c.push_back(op(get(args[0], i), len, '/'));
-      return out;
-    }
-    case Builtin::reflect: {
-      Value* twice = op(llvm::ConstantFP::get(reg(vt->scalar_of()), 2.0), dot(args[1], args[0]), '*');
-      SV out{{}, e.type};
-      for (size_t i = 0; i < vt->width(); ++i)
-        out.c.push_back(op(get(args[0], i), op(twice, get(args[1], i), '*'), '-'));
-      return out;
-    }
-    case Builtin::cross: {
-      const SV& x = args[0];
-      const SV& y = args[1];
-      if (x.c.size() < 3 || y.c.size() < 3) outside("cross");
-      SV out{{}, e.type};
-      out.c.push_back(op(op(x.c[1], y.c[2], '*'), op(x.c[2], y.c[1], '*'), '-'));
-      out.c.push_back(op(op(x.c[2], y.c[0], '*'), op(x.c[0], y.c[2], '*'), '-'));
-      out.c.push_back(op(op(x.c[0], y.c[1], '*'), op(x.c[1], y.c[0], '*'), '-'));
-      return out;
-    }
-    case Builtin::any:
-    case Builtin::all: {
-      Value* acc = b.getInt1(id == Builtin::all);
-      for (Value* x : args[0].c) {
-        Value* nz = fp ? b.CreateFCmpUNE(x, llvm::Constant::getNullValue(x->getType()))
-                       : b.CreateICmpNE(x, llvm::Constant::getNullValue(x->getType()));
-        unify(acc, nz);
-        acc = id == Builtin::all ? b.CreateAnd(acc, nz) : b.CreateOr(acc, nz);
-      }
-      return {{b.CreateZExt(acc, shaped(reg(e.type), acc))}, e.type};
     }
     default: break;
   }

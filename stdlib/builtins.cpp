@@ -16,14 +16,18 @@ constexpr std::size_t kCount = static_cast<std::size_t>(B::count_);
 // Shorthands keep the table one readable line per builtin.
 constexpr BuiltinInfo math(B id, std::string_view name, Sig sig, std::string_view cf,
                            std::string_view cd, std::string_view cl) {
-  return {id, name, sig, Where::both, {}, cf, cd, cl};
+  return {id, name, sig, Where::both, {}, cf, cd, cl, {}};
 }
 constexpr BuiltinInfo plain(B id, std::string_view name, Sig sig, Where where = Where::both) {
-  return {id, name, sig, where, {}, {}, {}, {}};
+  return {id, name, sig, where, {}, {}, {}, {}, {}};
+}
+// A composed builtin: the recipe says how it is built (stdlib/recipe.hpp).
+constexpr BuiltinInfo composed(B id, std::string_view name, Sig sig, std::string_view recipe) {
+  return {id, name, sig, Where::both, {}, {}, {}, {}, recipe};
 }
 constexpr BuiltinInfo proto(B id, std::string_view name, std::string_view prototype,
                             Where where = Where::host) {
-  return {id, name, Sig::Prototype, where, prototype, {}, {}, {}};
+  return {id, name, Sig::Prototype, where, prototype, {}, {}, {}, {}};
 }
 
 // opencl_name is left empty where OpenCL's builtin differs from ours on some
@@ -35,7 +39,8 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     math(B::abs, "abs", Sig::AnyUnary, "fabsf", "fabs", ""),
     math(B::fabs, "fabs", Sig::FloatUnary, "fabsf", "fabs", "fabs"),
     math(B::sqrt, "sqrt", Sig::FloatUnary, "sqrtf", "sqrt", "sqrt"),
-    math(B::rsqrt, "rsqrt", Sig::FloatUnary, "", "", "rsqrt"),
+    // Correctly rounded, unlike OpenCL's rsqrt.
+    composed(B::rsqrt, "rsqrt", Sig::FloatUnary, "rsqrt(x) = 1 / sqrt(x)"),
     math(B::sin, "sin", Sig::FloatUnary, "sinf", "sin", "sin"),
     math(B::cos, "cos", Sig::FloatUnary, "cosf", "cos", "cos"),
     math(B::tan, "tan", Sig::FloatUnary, "tanf", "tan", "tan"),
@@ -56,17 +61,22 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     math(B::ceil, "ceil", Sig::FloatUnary, "ceilf", "ceil", "ceil"),
     math(B::round, "round", Sig::FloatUnary, "roundf", "round", "round"),
     math(B::trunc, "trunc", Sig::FloatUnary, "truncf", "trunc", "trunc"),
-    plain(B::frac, "frac", Sig::FloatUnary),
+    composed(B::frac, "frac", Sig::FloatUnary, "frac(x) = x - floor(x)"),
     math(B::fmod, "fmod", Sig::FloatBinary, "fmodf", "fmod", "fmod"),
-    plain(B::min, "min", Sig::AnyBinary),
-    plain(B::max, "max", Sig::AnyBinary),
-    plain(B::clamp, "clamp", Sig::AnyTernary),
-    plain(B::saturate, "saturate", Sig::FloatUnary),
-    plain(B::lerp, "lerp", Sig::Lerp),
-    plain(B::step, "step", Sig::FloatBinary),
-    plain(B::smoothstep, "smoothstep", Sig::FloatTernary),
-    plain(B::sign, "sign", Sig::AnyUnary),
-    plain(B::mad, "mad", Sig::FloatTernary),
+    // HLSL's min and max, not fmin/fmax: a NaN operand gives `a` back.
+    composed(B::min, "min", Sig::AnyBinary, "min(a, b) = b < a ? b : a"),
+    composed(B::max, "max", Sig::AnyBinary, "max(a, b) = a < b ? b : a"),
+    composed(B::clamp, "clamp", Sig::AnyTernary, "clamp(x, lo, hi) = min(max(x, lo), hi)"),
+    composed(B::saturate, "saturate", Sig::FloatUnary, "saturate(x) = clamp(x, 0, 1)"),
+    composed(B::lerp, "lerp", Sig::Lerp, "lerp(a, b, t) = a + t * (b - a)"),
+    composed(B::step, "step", Sig::FloatBinary, "step(e, x) = x >= e ? 1 : 0"),
+    composed(
+        B::smoothstep, "smoothstep", Sig::FloatTernary,
+        "smoothstep(e0, e1, x) = t * t * (3 - 2 * t) where t = saturate((x - e0) / (e1 - e0))"),
+    // NaN and -0.0 give +0.
+    composed(B::sign, "sign", Sig::AnyUnary, "sign(x) = x > 0 ? 1 : x < 0 ? -1 : 0"),
+    // Not fused (fma is).
+    composed(B::mad, "mad", Sig::FloatTernary, "mad(a, b, c) = a * b + c"),
     math(B::fma, "fma", Sig::FloatTernary, "fmaf", "fma", "fma"),
     plain(B::isnan, "isnan", Sig::Classify),
     plain(B::isinf, "isinf", Sig::Classify),
@@ -75,14 +85,22 @@ constexpr std::array<BuiltinInfo, kCount> kInfos{{
     math(B::fmax, "fmax", Sig::FloatBinary, "fmaxf", "fmax", "fmax"),
     math(B::hypot, "hypot", Sig::FloatBinary, "hypotf", "hypot", "hypot"),
     math(B::cbrt, "cbrt", Sig::FloatUnary, "cbrtf", "cbrt", "cbrt"),
-    plain(B::dot, "dot", Sig::Dot),
-    math(B::cross, "cross", Sig::Cross, "", "", "cross"),
-    plain(B::length, "length", Sig::Length),
-    plain(B::distance, "distance", Sig::Distance),
-    plain(B::normalize, "normalize", Sig::Normalize),
-    plain(B::reflect, "reflect", Sig::Reflect),
-    plain(B::any, "any", Sig::AnyAll),
-    plain(B::all, "all", Sig::AnyAll),
+    // ((a0*b0 + a1*b1) + a2*b2) + a3*b3, each product rounded on its own.
+    composed(B::dot, "dot", Sig::Dot, "dot(a, b) = sum(a * b)"),
+    composed(
+        B::cross, "cross", Sig::Cross,
+        "cross(a, b) = vec(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)"),
+    composed(B::length, "length", Sig::Length, "length(v) = sqrt(dot(v, v))"),
+    composed(B::distance, "distance", Sig::Distance, "distance(a, b) = length(a - b)"),
+    // A zero vector gives NaNs.
+    composed(B::normalize, "normalize", Sig::Normalize, "normalize(v) = v / length(v)"),
+    composed(B::reflect, "reflect", Sig::Reflect, "reflect(i, n) = i - 2 * dot(n, i) * n"),
+    // Cg's and GLSL's (HLSL's -n * sign(dot(i, ng)) differs where the dot is 0).
+    composed(B::faceforward, "faceforward", Sig::FloatTernary,
+             "faceforward(n, i, ng) = dot(ng, i) < 0 ? n : -n"),
+    // NaN counts as nonzero.
+    composed(B::any, "any", Sig::AnyAll, "any(v) = any_of(v != 0)"),
+    composed(B::all, "all", Sig::AnyAll, "all(v) = all_of(v != 0)"),
     math(B::popcount, "popcount", Sig::IntUnary, "", "", "popcount"),
     math(B::clz, "clz", Sig::IntUnary, "", "", "clz"),
     plain(B::ctz, "ctz", Sig::IntUnary),  // ctz is OpenCL 2.0 only

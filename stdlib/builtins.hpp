@@ -63,6 +63,7 @@ enum class Builtin : uint16_t {
   distance,
   normalize,
   reflect,
+  faceforward,
   any,
   all,
   // Integer bit functions.
@@ -352,6 +353,10 @@ struct BuiltinInfo {
   // The OpenCL C builtin with the same semantics ("sin"); empty when the OpenCL
   // printer expands it inline or it is host-only.
   std::string_view opencl_name;
+  // A composed builtin's recipe (stdlib/recipe.hpp), "lerp(a, b, t) = a + t *
+  // (b - a)": every backend builds it from primitive operations. Empty for a
+  // primitive builtin, which each backend lowers itself.
+  std::string_view recipe;
 };
 
 // A name a program can call: the canonical names plus aliases (`sinf`,

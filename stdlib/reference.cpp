@@ -1,5 +1,7 @@
 #include "stdlib/reference.hpp"
 
+#include "stdlib/recipe.hpp"
+
 namespace brook::stdlib {
 namespace {
 
@@ -103,6 +105,10 @@ T compute(Builtin id, std::span<const T> args) {
 }  // namespace
 
 int componentwise_arity(Builtin id) {
+  // A composed builtin that mixes components (faceforward) is typed like a
+  // component-wise one but is a vector function. (Primitive builtins never
+  // look at recipes: the recipe parser asks about them while it builds the table.)
+  if (!builtin_info(id).recipe.empty() && !recipe_of(id)->per_component) return 0;
   switch (builtin_info(id).sig) {
     case Sig::FloatUnary:
     case Sig::AnyUnary:

@@ -80,7 +80,9 @@ std::string ClPrinter::builtin(const CallExpr& e) {
   const Type* r = e.type;
   const Type* s0 = types.empty() ? r : types[0]->scalar_of();
   std::string S = m_.type_name(s0);
-  auto lit = [&](const char* v) { return "(" + S + ")" + v; };
+  // A composed builtin: a helper printed from its recipe.
+  if (const stdlib::Recipe* recipe = stdlib::recipe_of(id))
+    return call(recipe_call(*recipe, e, types));
   switch (id) {
     case Builtin::pack_4ubyte:
       // §12 (Cg's PK4UB): bytes round(255 * clamp(c, 0, 1)), NaN as 0, x low.
@@ -117,32 +119,6 @@ std::string ClPrinter::builtin(const CallExpr& e) {
       if (!s0->is_signed()) return args[0];
       return call(componentwise("abs", r, types,
                                 "return a < 0 ? (" + S + ")(0 - (u" + S + ")a) : a;"));
-    case Builtin::rsqrt:  // correctly rounded 1/sqrt, as the reference computes it
-      return call(componentwise("rsqrt", r, types, "return " + lit("1") + " / sqrt(a);"));
-    case Builtin::frac: return call(componentwise("frac", r, types, "return a - floor(a);"));
-    case Builtin::min: return call(componentwise("min", r, types, "return b < a ? b : a;"));
-    case Builtin::max: return call(componentwise("max", r, types, "return a < b ? b : a;"));
-    case Builtin::clamp:
-      return call(componentwise("clamp", r, types,
-                                "a = a < b ? b : a; return c < a ? c : a;"));
-    case Builtin::saturate:
-      return call(componentwise("saturate", r, types,
-                                "a = a < " + lit("0") + " ? " + lit("0") + " : a; return " +
-                                    lit("1") + " < a ? " + lit("1") + " : a;"));
-    case Builtin::lerp: return call(componentwise("lerp", r, types, "return a + c * (b - a);"));
-    case Builtin::step:
-      return call(componentwise("step", r, types, "return b >= a ? " + lit("1") + " : " + lit("0") + ";"));
-    case Builtin::smoothstep:
-      return call(componentwise(
-          "smoothstep", r, types,
-          S + " t = (c - a) / (b - a); t = t < " + lit("0") + " ? " + lit("0") + " : t; t = " +
-              lit("1") + " < t ? " + lit("1") + " : t; return t * t * (" + lit("3") + " - " +
-              lit("2") + " * t);"));
-    case Builtin::sign:
-      return call(componentwise("sign", r, types,
-                                "return a > " + lit("0") + " ? " + lit("1") + " : (a < " +
-                                    lit("0") + " ? " + lit("-1") + " : " + lit("0") + ");"));
-    case Builtin::mad: return call(componentwise("mad", r, types, "return a * b + c;"));
     case Builtin::isnan: return call(componentwise("isnan", r, types, "return isnan(a) ? 1 : 0;"));
     case Builtin::isinf: return call(componentwise("isinf", r, types, "return isinf(a) ? 1 : 0;"));
     case Builtin::isfinite:
@@ -153,55 +129,6 @@ std::string ClPrinter::builtin(const CallExpr& e) {
                                 U + " u = (" + U + ")a; return u == 0 ? (" + S + ")" +
                                     std::to_string(bits_of(s0)) + " : (" + S +
                                     ")popcount((u & (0 - u)) - 1);"));
-    }
-    case Builtin::dot:
-    case Builtin::length:
-    case Builtin::distance:
-    case Builtin::normalize:
-    case Builtin::reflect:
-    case Builtin::any:
-    case Builtin::all:
-    case Builtin::cross: {
-      const Type* v = types[0];
-      std::string V = m_.type_name(v);
-      uint32_t n = v->width();
-      std::string dot = "brook_dot_" + m_.tag(v);
-      m_.helper(dot, [&] {
-        // ((a0*b0 + a1*b1) + a2*b2) + a3*b3, each product rounded on its own.
-        std::string sum = "a" + std::string(n > 1 ? ".s0" : "") + " * b" + (n > 1 ? ".s0" : "");
-        for (uint32_t k = 1; k < n; ++k)
-          sum = "(" + sum + ") + a.s" + std::to_string(k) + " * b.s" + std::to_string(k);
-        return "static " + S + " " + dot + "(" + V + " a, " + V + " b) { return " + sum + "; }\n";
-      });
-      std::string name = "brook_" + std::string(info.name) + "_" + m_.tag(v);
-      std::string R = m_.type_name(r);
-      std::string body;
-      switch (id) {
-        case Builtin::dot: return call(dot);
-        case Builtin::length: body = "return sqrt(" + dot + "(a, a));"; break;
-        case Builtin::distance: body = V + " d = a - b; return sqrt(" + dot + "(d, d));"; break;
-        case Builtin::normalize: body = "return a / sqrt(" + dot + "(a, a));"; break;
-        case Builtin::reflect: body = S + " t = (" + S + ")2 * " + dot + "(b, a); return a - t * b;"; break;
-        case Builtin::cross:
-          body = "return (" + V + ")(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);";
-          break;
-        case Builtin::any:
-        case Builtin::all: {
-          std::string join = id == Builtin::any ? " || " : " && ";
-          std::string t;
-          for (uint32_t k = 0; k < n; ++k)
-            t += (k ? join : "") + comp(v, "a", k) + " != 0";
-          body = "return (" + t + ") ? 1 : 0;";
-          break;
-        }
-        default: break;
-      }
-      m_.helper(name, [&] {
-        std::string ps = V + " a";
-        if (args.size() > 1) ps += ", " + V + " b";
-        return "static " + R + " " + name + "(" + ps + ") { " + body + " }\n";
-      });
-      return call(name);
     }
     default: break;
   }

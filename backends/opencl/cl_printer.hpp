@@ -26,6 +26,7 @@
 #include "backends/opencl/cl_module.hpp"
 #include "lang/analysis.hpp"
 #include "lang/ast.hpp"
+#include "stdlib/recipe.hpp"
 
 namespace brook::opencl {
 
@@ -154,6 +155,10 @@ class ClPrinter {
                             const std::vector<const Type*>& args,
                             const std::string& scalar_body);
   std::string printf_call(const ast::CallExpr& e);
+  // The helper computing a composed builtin from its recipe, for these
+  // argument types (cl_recipe.cpp); the call passes the arguments in order.
+  std::string recipe_call(const stdlib::Recipe& r, const ast::CallExpr& e,
+                          const std::vector<const Type*>& types);
 
   // A decision's condition as printed: a group vote (cl_groups.hpp) where
   // `votes_` holds the statement; `integer` keeps a switch's value.

@@ -3024,6 +3024,51 @@ def _(out):
     out.stream_print(from_list([4], [gather(a, x * F(4.0) + F(p)) for p in range(4)]))
 
 
+# --- §9 builtins --------------------------------------------------------------
+
+
+def fdot(a, b):
+    """dot in float: each product rounded, summed from left to right."""
+    s = a[0] * b[0]
+    for x, y in zip(a[1:], b[1:]):
+        s = s + x * y
+    return s
+
+
+def faceforward(n, i, ng):
+    """Cg's and GLSL's: n when dot(ng, i) < 0, else -n (NaN compares false)."""
+    if not isinstance(n, tuple):
+        return n if ng * i < F(0) else -n
+    return n if fdot(ng, i) < F(0) else tuple(-x for x in n)
+
+
+@test("s9_faceforward")
+def _(out):
+    nan, inf = math.nan, math.inf
+    n = from_list([6], [vec(1, 2, 3), vec(0.5, -1, 2), vec(1, 1, 1), vec(-2, 0.25, 4),
+                        vec(3, -3, 1), vec(1.5, 2.5, -3.5)])
+    i = from_list([6], [vec(1, 0, 0), vec(0, 1, 0), vec(1, 1, 1), vec(1, 1, 1), vec(1, 2, 3),
+                        vec(1, 2, 3)])
+    ng = from_list([6], [vec(-1, 0, 0), vec(0, 1, 0), vec(1e8, -1, -1e8), vec(0, 0, 0),
+                         vec(nan, 0, 0), vec(2, -3, 0.5)])
+    o = Stream([6])
+    launch([o], [n, i, ng], lambda inv, a, b, c, cur: [faceforward(a, b, c)])
+    out.stream_print(o)
+    n4 = from_list([3], [vec(1, 2, 3, 4)] * 3)
+    i4 = from_list([3], [vec(0, 0, -1, 0), vec(0, 0, 1, 0), vec(inf, 0, -1, 0)])
+    o4 = Stream([3])
+    launch([o4], [n4, i4], lambda inv, a, b, cur: [faceforward(a, b, vec(0, 0, 1, 0))])
+    out.stream_print(o4)
+    n1, i1, g1 = from_list([3], fl([2, -3, 4])), from_list([3], fl([1, 1, -1])), from_list([3], fl([-1, 1, -0.0]))
+    o1 = Stream([3])
+    launch([o1], [n1, i1, g1],
+           lambda inv, a, b, c, cur: [faceforward(a, b, c) + faceforward(F(1), b, F(2))])
+    out.stream_print(o1)
+    h = faceforward(vec(1, 2, 3), vec(0, 1, 0), vec(0, -1, 0))
+    m = faceforward(vec(1, 2, 3), vec(0, 1, 0), vec(0, 1, 0))
+    out.printf("host %g %g %g / %g %g %g\n", *(h + m))
+
+
 # === end of tests ===
 
 if __name__ == "__main__":
