@@ -197,7 +197,8 @@ class Generator {
       bool as_stream =
           is_stream_param(*p) || (p->pkind == ast::ParamKind::Reduce && !reduce_as_value);
       if (as_stream) {
-        params.push_back("::brook::stream " + name);
+        params.push_back(std::string(p->pkind == ast::ParamKind::Iter ? "::brook::iter " : "::brook::stream ") +
+                         name);
         args += ", " + name + ".handle()";
         continue;
       }

@@ -1,6 +1,8 @@
 // BrookGPU's C++ host interface (the end of include/brook/brook.hpp) and the
 // process-wide engine it shares with Brook+'s API and `brook cc`'s code.
+#include <cmath>
 #include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 
 // Not brookplus_impl.hpp: Brook+'s host vector typedefs would replace the
@@ -84,6 +86,58 @@ stream::stream(const StreamType* type, ...) {
   va_end(args);
   api::Engine& engine = api::shared_engine();
   s_ = AnyStream(api::detail::new_stream(engine.session_, element, size, extents));
+}
+
+iter::iter(StreamType type, ...) {
+  int comps = type == __BRTFLOAT ? 1 : type == __BRTFLOAT2 ? 2 : type == __BRTFLOAT3 ? 3 : type == __BRTFLOAT4 ? 4 : 0;
+  if (comps == 0)
+    api::detail::Session::fail("a ::brook::iter is of float, float2, float3 or float4 (__BRTFLOAT..4)");
+  std::vector<int64_t> extents;
+  std::vector<double> range;  // the first value's components, then the last's
+  va_list args;
+  va_start(args, type);
+  for (;;) {
+    int e = va_arg(args, int);
+    if (e == -1) break;
+    if (extents.size() == 4 || e < 1) {
+      va_end(args);
+      api::detail::Session::fail("an iterator has 1 to 4 positive extents (the list ends with -1)");
+    }
+    extents.push_back(e);
+  }
+  // C passes each float as a double through '...'.
+  for (int i = 0; i < 2 * comps; ++i) range.push_back(va_arg(args, double));
+  va_end(args);
+  const std::string element = comps == 1 ? "float" : "float" + std::to_string(comps);
+  auto literal = [](double v) {
+    if (!std::isfinite(v)) api::detail::Session::fail("an iterator's range must be finite");
+    char text[40];
+    std::snprintf(text, sizeof text, "%.9g", static_cast<float>(v));
+    std::string s = text;
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s + "f";
+  };
+  auto value = [&](int from) {
+    std::string v = element + "(";
+    for (int i = 0; i < comps; ++i) v += (i ? ", " : "") + literal(range[static_cast<size_t>(from + i)]);
+    return v + ")";
+  };
+  api::Engine& engine = api::shared_engine();
+  auto state = std::make_shared<api::detail::StreamState>();
+  state->name = engine.session_->fresh_name();
+  state->element_type = element;
+  state->element_size = 4 * static_cast<std::size_t>(comps);
+  state->extents = extents;
+  state->count = 1;
+  std::string decl = "iter " + element + " " + state->name + "<";
+  for (std::size_t i = 0; i < extents.size(); ++i) {
+    decl += (i ? ", " : "") + std::to_string(extents[i]);
+    state->count *= static_cast<std::size_t>(extents[i]);
+  }
+  decl += "> = iter(" + value(0) + ", " + value(comps) + ");";
+  engine.session_->eval("<iter>", decl);
+  state->session = engine.session_;  // from here on the destructor releases it
+  s_ = AnyStream(std::move(state));
 }
 
 void stream::read(const void* data) {

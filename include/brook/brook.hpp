@@ -29,6 +29,7 @@
 
 namespace brook {
 class stream;  // BrookGPU's stream handle (the end of this header)
+class iter;    // BrookGPU's iterator stream
 // The inline namespace keeps these symbols apart from brook's internal classes
 // of the same names (the library holds both); users just write brook::Engine.
 inline namespace api {
@@ -203,6 +204,7 @@ class AnyStream {
  protected:
   friend class Engine;
   friend class ::brook::stream;
+  friend class ::brook::iter;
   explicit AnyStream(std::shared_ptr<detail::StreamState> s) : state_(std::move(s)) {}
   void read_bytes(const void* host, std::size_t bytes);  // host → stream
   void write_bytes(void* host, std::size_t bytes) const;  // stream → host
@@ -385,6 +387,7 @@ class Engine {
 
   std::shared_ptr<detail::Session> session_;
   friend class ::brook::stream;
+  friend class ::brook::iter;
   friend Engine& shared_engine();
   explicit Engine(std::shared_ptr<detail::Session> s) : session_(std::move(s)) {}
 };
@@ -527,7 +530,30 @@ class stream {
   AnyStream s_;
 };
 
+// BrookGPU's iterator stream, as brcc's output and applications built it:
+// the element type, the extents (slowest first) ended by -1, then the first
+// value's components and the last value's, ended by -1. `::brook::iter
+// it(__BRTFLOAT2, h, w, -1, 0.0f, 0.0f, 1.0f, 1.0f, -1)` is Brook's `iter
+// float2 it<h, w> = iter(float2(0, 0), float2(1, 1));` (LANGUAGE.md §6),
+// passed to a kernel's iterator parameter.
+class iter {
+ public:
+  iter() = default;
+  iter(StreamType type, ...);
+
+  const AnyStream& handle() const { return s_; }
+  const std::vector<int64_t>& extents() const { return s_.extents(); }
+
+ private:
+  AnyStream s_;
+};
+
 }  // namespace brook
+
+typedef ::brook::stream __BRTStream;
+typedef ::brook::iter __BRTIter;
+// BrookGPU's type codes are global names there (`::brook::iter it(__BRTFLOAT2, …)`).
+using enum ::brook::StreamType;
 
 inline void streamRead(::brook::stream& s, const void* data) {
   s.read(data);

@@ -9,4 +9,5 @@ void kneighbour(::brook::stream a, const float n, ::brook::stream b);
 void kshift4(::brook::stream a, const float4 by, ::brook::stream b);
 void ksum(::brook::stream a, float& s);
 void ksum(::brook::stream a, ::brook::stream s);
+void kgrid(::brook::iter it, ::brook::stream b);
 #endif

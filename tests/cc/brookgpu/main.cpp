@@ -77,6 +77,15 @@ int main() {
   for (const float4& x : vout) std::cout << " (" << x.x << " " << x.y << " " << x.z << " " << x.w << ")";
   std::cout << "\n";
 
+  // BrookGPU's iterator from C++: <2, 3> over (0, 0)..(3, 2) steps by one in
+  // x and y (LANGUAGE.md §6), so floor gives each element's column and row.
+  ::brook::iter it(__BRTFLOAT2, 2, 3, -1, 0.0f, 0.0f, 3.0f, 2.0f, -1);
+  ::brook::stream grid(::brook::getStreamType((float*)0), 2, 3, -1);
+  kgrid(it, grid);
+  std::vector<float> cells(6);
+  streamWrite(grid, cells.data());
+  print("kgrid", cells);  // 0 10 20 1 11 21
+
   try {
     ::brook::stream bad(::brook::getStreamType((float*)0), 2, 2, 2, 2, 2, -1);
     std::cout << "no error for five extents\n";
