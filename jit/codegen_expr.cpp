@@ -5,6 +5,7 @@
 
 #include "jit/abi.hpp"
 #include "jit/codegen_impl.hpp"
+#include "lang/kernel_walk.hpp"
 
 namespace brook::jit {
 
@@ -36,6 +37,10 @@ Value* Codegen::convert(Value* v, const Type* from, const Type* to) {
     }
     unsupported({}, "converting '" + from->name() + "' to '" + to->name() + "'");
   }
+  return convert_component(b, v, fs, ts, target);
+}
+
+Value* convert_component(llvm::IRBuilder<>& b, Value* v, const Type* fs, const Type* ts, llvm::Type* target) {
   if (ts->kind == TypeKind::Bool) {
     if (fs->is_floating()) return b.CreateFCmpUNE(v, llvm::Constant::getNullValue(v->getType()));
     return b.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
@@ -401,22 +406,10 @@ Value* Codegen::counter_index(const ast::Expr& e, int comp) {
       auto it = c ? fn->ptrs.find(c->shadow.get()) : fn->ptrs.end();
       return it == fn->ptrs.end() ? nullptr : b.CreateLoad(b.getInt64Ty(), it->second);
     }
-    case ast::ExprKind::Construct: {
-      const auto* c = e.as<ast::ConstructExpr>();
-      if (c->args.size() == 1 && !c->args[0]->type->is_vector()) return counter_index(*c->args[0], 0);
-      int at = 0;
-      for (const auto& a : c->args) {
-        int w = static_cast<int>(a->type->width());
-        if (comp < at + w) return a->type->is_vector() ? nullptr : counter_index(*a, 0);
-        at += w;
-      }
-      return nullptr;
-    }
+    case ast::ExprKind::Construct:
     case ast::ExprKind::Swizzle: {
-      const auto* sw = e.as<ast::SwizzleExpr>();
-      if (comp >= sw->count) return nullptr;
-      int from = sw->base->type->is_vector() ? sw->comps[static_cast<size_t>(comp)] & 3 : 0;
-      return counter_index(*sw->base, from);
+      auto part = analysis::component_part(e, comp);
+      return part ? counter_index(*part->first, part->second) : nullptr;
     }
     default: return nullptr;
   }

@@ -23,6 +23,13 @@ namespace brook::jit {
 
 struct GroupLayout;  // jit/groups.hpp
 
+// A scalar, or the lanes of one component, of type `fs` converted to `ts`
+// (`target` its LLVM type): C's conversions; an out-of-range float-to-int
+// conversion gives some value, never poison. The scalar and the SPMD path
+// both convert through it.
+llvm::Value* convert_component(llvm::IRBuilder<>& b, llvm::Value* v, const Type* fs, const Type* ts,
+                               llvm::Type* target);
+
 // An evaluated expression: a register value for scalars and vectors (bool is
 // i1), a pointer to C-layout memory for structs and arrays.
 struct RV {

@@ -118,19 +118,7 @@ llvm::Type* Gen::shaped(llvm::Type* scalar, Value* like) {
 
 Value* Gen::conv(Value* v, const Type* fs, const Type* ts) {
   if (fs == ts) return v;
-  llvm::Type* target = shaped(reg(ts), v);
-  if (ts->kind == TypeKind::Bool) {
-    if (fs->is_floating()) return b.CreateFCmpUNE(v, llvm::Constant::getNullValue(v->getType()));
-    return b.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
-  }
-  if (fs->is_floating() && ts->is_floating()) return b.CreateFPCast(v, target);
-  if (fs->is_floating()) {
-    Value* r = ts->is_signed() ? b.CreateFPToSI(v, target) : b.CreateFPToUI(v, target);
-    return b.CreateFreeze(r);
-  }
-  bool src_signed = fs->kind != TypeKind::Bool && fs->is_signed();
-  if (ts->is_floating()) return src_signed ? b.CreateSIToFP(v, target) : b.CreateUIToFP(v, target);
-  return b.CreateIntCast(v, target, src_signed);
+  return convert_component(b, v, fs, ts, shaped(reg(ts), v));
 }
 
 SV Gen::conv(const SV& v, const Type* to) {

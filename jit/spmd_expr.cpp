@@ -489,22 +489,10 @@ Value* Gen::counter_index(const ast::Expr& e, int comp) {
       auto it = slots.find(c->shadow.get());
       return it == slots.end() ? nullptr : load_comp(it->second, 0);
     }
-    case ast::ExprKind::Construct: {
-      const auto* c = e.as<ast::ConstructExpr>();
-      if (c->args.size() == 1 && !c->args[0]->type->is_vector()) return counter_index(*c->args[0], 0);
-      int at = 0;
-      for (const auto& a : c->args) {
-        int w = static_cast<int>(a->type->width());
-        if (comp < at + w) return a->type->is_vector() ? nullptr : counter_index(*a, 0);
-        at += w;
-      }
-      return nullptr;
-    }
+    case ast::ExprKind::Construct:
     case ast::ExprKind::Swizzle: {
-      const auto* sw = e.as<ast::SwizzleExpr>();
-      if (comp >= sw->count) return nullptr;
-      int from = sw->base->type->is_vector() ? sw->comps[static_cast<size_t>(comp)] & 3 : 0;
-      return counter_index(*sw->base, from);
+      auto part = analysis::component_part(e, comp);
+      return part ? counter_index(*part->first, part->second) : nullptr;
     }
     default: return nullptr;
   }

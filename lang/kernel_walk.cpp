@@ -204,4 +204,24 @@ bool side_effect_free(const Expr& e) {
   return pure;
 }
 
+std::optional<std::pair<const Expr*, int>> component_part(const Expr& e, int comp) {
+  if (const auto* c = e.as<ConstructExpr>()) {
+    if (c->args.size() == 1 && !c->args[0]->type->is_vector()) return std::pair{c->args[0].get(), 0};
+    int at = 0;
+    for (const auto& a : c->args) {
+      int w = static_cast<int>(a->type->width());
+      if (comp < at + w)
+        return a->type->is_vector() ? std::nullopt : std::optional(std::pair{a.get(), 0});
+      at += w;
+    }
+    return std::nullopt;
+  }
+  if (const auto* sw = e.as<SwizzleExpr>()) {
+    if (comp >= sw->count) return std::nullopt;
+    int from = sw->base->type->is_vector() ? sw->comps[static_cast<size_t>(comp)] & 3 : 0;
+    return std::pair{sw->base.get(), from};
+  }
+  return std::nullopt;
+}
+
 }  // namespace brook::analysis

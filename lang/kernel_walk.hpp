@@ -5,7 +5,9 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "lang/ast.hpp"
 
@@ -34,5 +36,11 @@ std::set<const ast::Decl*> assigned_decls(const ast::Stmt* s);
 // Evaluating `e` changes nothing: no assignment, no ++/--, no call of a
 // kernel function, printf or push (the other builtins are pure functions).
 bool side_effect_free(const ast::Expr& e);
+
+// One step back from component `comp` of a vector constructor or swizzle to
+// the scalar it comes from: {part or base, its component}. nullopt for other
+// expressions, a component past a swizzle's end, or one that lies in a vector
+// part of a constructor.
+std::optional<std::pair<const ast::Expr*, int>> component_part(const ast::Expr& e, int comp);
 
 }  // namespace brook::analysis
