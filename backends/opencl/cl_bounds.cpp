@@ -169,13 +169,53 @@ class Analysis {
     if (!p || p->pkind != ParamKind::Gather) return;
     int rank = p->gather_rank > 0 ? p->gather_rank : 1;
     if (g.indices.size() == 1 && g.indices[0]->type->is_vector()) {
-      // (column, row): component 0 is the last logical dimension.
-      for (int c = 0; c < rank && c < 2; ++c)
+      // (column, row): component 0 is the last logical dimension. A float
+      // index component that is exactly a domain position (`previous[here]`
+      // with `here = indexof(front).xy`) ranges over that position's extent.
+      for (int c = 0; c < rank && c < 2; ++c) {
         if (auto r = value(*g.indices[0], c, 0)) found_.push_back({&g, rank - 1 - c, p, *r});
+        else if (auto f = exact_float(*g.indices[0], c, 0)) found_.push_back({&g, rank - 1 - c, p, *f});
+      }
       return;
     }
     for (size_t k = 0; k < g.indices.size() && k < 4; ++k)
       if (auto r = value(*g.indices[k], 0, 0)) found_.push_back({&g, static_cast<int>(k), p, *r});
+  }
+
+  // Component `comp` of a float index that is exactly an integer at this
+  // launch: a domain position plus or minus integral literals, each value
+  // below 2^24 so every float sum is exact (cl_exact.cpp prints the same
+  // values as ints, exact_index).
+  std::optional<Range> exact_float(const Expr& in, int comp, int depth) {
+    constexpr int64_t kExact = int64_t{1} << 24;
+    if (!exact_ || depth > 8) return std::nullopt;
+    const Expr& e = *strip_implicit(&in);
+    if (!e.type || !e.type->scalar_of() || e.type->scalar_of()->kind != TypeKind::Float)
+      return std::nullopt;
+    if (auto pos = position(e, comp, 0)) return position_range(*pos);
+    if (auto* fl = e.as<FloatLit>()) {
+      double v = fl->value;
+      if (!(v > -kExact && v < kExact) || v != static_cast<double>(static_cast<int64_t>(v)))
+        return std::nullopt;
+      return Range{static_cast<int64_t>(v), static_cast<int64_t>(v)};
+    }
+    if (auto* c = e.as<CastExpr>(); c && c->cast == CastKind::Broadcast)
+      return exact_float(*c->operand, 0, depth + 1);
+    if (e.kind == ExprKind::Construct || e.kind == ExprKind::Swizzle) {
+      auto part = analysis::component_part(e, comp);
+      return part ? exact_float(*part->first, part->second, depth + 1) : std::nullopt;
+    }
+    if (auto* b = e.as<BinaryExpr>(); b && (b->op == BinaryOp::Add || b->op == BinaryOp::Sub)) {
+      auto l = exact_float(*b->lhs, comp, depth + 1);
+      auto r = l ? exact_float(*b->rhs, comp, depth + 1) : std::nullopt;
+      if (!r) return std::nullopt;
+      Range s = b->op == BinaryOp::Add ? Range{l->lo + r->lo, l->hi + r->hi}
+                                       : Range{l->lo - r->hi, l->hi - r->lo};
+      if (s.lo <= -kExact || s.hi >= kExact) return std::nullopt;
+      return s;
+    }
+    if (const VarDecl* v = stable_local(e)) return exact_float(*v->init, comp, depth + 1);
+    return std::nullopt;
   }
 
   // The domain position component a float expression is exactly, if it is one.

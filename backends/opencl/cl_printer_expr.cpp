@@ -226,10 +226,13 @@ std::string ClPrinter::gather_addr(const GatherExpr& e) {
   // An index known to be an exact integer clamps as one (cl_exact.cpp), in
   // int where its value is known to be small: the clamp of component `comp`
   // of `ix` to the extent `n`.
-  auto exact = [&](const Expr& ix,
-                   int comp) -> std::optional<std::function<std::string(const std::string&)>> {
+  auto exact = [&](const Expr& ix, int comp,
+                   int dim) -> std::optional<std::function<std::string(const std::string&)>> {
     auto text = exact_index(ix, comp);
     if (!text) return std::nullopt;
+    // Proven inside the array at this launch (cl_bounds.hpp): no clamp.
+    if (m_.unclamped.count({static_cast<const Expr*>(&e), dim}))
+      return [t = *text](const std::string&) { return "(brook_i)(" + t + ")"; };
     if (narrow_exact(ix, comp)) {
       m_.helper("brook_gn", [] {
         return "static brook_i brook_gn(int i, brook_i n) { return clamp(i, (brook_i)0, n - 1); "
@@ -244,8 +247,8 @@ std::string ClPrinter::gather_addr(const GatherExpr& e) {
   };
   if (e.indices.size() == 1 && e.indices[0]->type->is_vector()) {
     const Type* v = e.indices[0]->type;
-    auto col = rank <= 2 ? exact(*e.indices[0], 0) : std::nullopt;
-    auto row = rank == 1 ? col : rank == 2 ? exact(*e.indices[0], 1) : std::nullopt;
+    auto col = rank <= 2 ? exact(*e.indices[0], 0, rank - 1) : std::nullopt;
+    auto row = rank == 1 ? col : rank == 2 ? exact(*e.indices[0], 1, 0) : std::nullopt;
     if (col && row) {
       std::string off = rank == 1 ? (*col)("brook_ge_" + g + ".s0")
                                   : (*row)("brook_ge_" + g + ".s0") + " * brook_gs_" + g +
@@ -281,7 +284,7 @@ std::string ClPrinter::gather_addr(const GatherExpr& e) {
     std::string c = ".s" + std::to_string(k);
     if (m_.unclamped.count({static_cast<const Expr*>(&e), static_cast<int>(k)})) {
       off += std::string(k ? " + " : "") + "(brook_i)(" + expr(*e.indices[k]) + ")";
-    } else if (auto x = exact(*e.indices[k], 0)) {
+    } else if (auto x = exact(*e.indices[k], 0, static_cast<int>(k))) {
       off += (k ? " + " : "") + (*x)("brook_ge_" + g + c);
     } else {
       off += (k ? " + " : "") + gather_index_helper(t) + "(" + expr(*e.indices[k]) + ", brook_ge_" + g + c + ")";
