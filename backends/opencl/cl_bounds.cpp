@@ -201,6 +201,26 @@ class Analysis {
     }
     if (auto* c = e.as<CastExpr>(); c && c->cast == CastKind::Broadcast)
       return exact_float(*c->operand, 0, depth + 1);
+    if (auto* c = e.as<CastExpr>(); c && c->cast == CastKind::Convert)
+      if (auto* il = c->operand->as<IntLit>()) {
+        auto v = static_cast<int64_t>(il->value);
+        if (v > -kExact && v < kExact) return Range{v, v};
+      }
+    if (auto* n = e.as<NameExpr>())
+      if (auto* p = n->decl ? n->decl->as<ParamDecl>() : nullptr) {
+        auto it = facts_.integral_float_params.find(p);
+        if (it != facts_.integral_float_params.end()) return Range{it->second, it->second};
+      }
+    if (auto* b = e.as<BinaryExpr>(); b && b->op == BinaryOp::Mul) {
+      // A product of integers whose magnitude stays below 2^24 is exact in float.
+      auto l = exact_float(*b->lhs, comp, depth + 1);
+      auto r = l ? exact_float(*b->rhs, comp, depth + 1) : std::nullopt;
+      if (!r) return std::nullopt;
+      const int64_t c[4] = {l->lo * r->lo, l->lo * r->hi, l->hi * r->lo, l->hi * r->hi};
+      Range s{*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
+      if (s.lo <= -kExact || s.hi >= kExact) return std::nullopt;
+      return s;
+    }
     if (e.kind == ExprKind::Construct || e.kind == ExprKind::Swizzle) {
       auto part = analysis::component_part(e, comp);
       return part ? exact_float(*part->first, part->second, depth + 1) : std::nullopt;

@@ -51,6 +51,9 @@ struct LaunchFacts {
   std::vector<int64_t> comp_extents;
   std::array<int64_t, 4> instance_offset{0, 0, 0, 0};
   std::map<const ast::ParamDecl*, int64_t> int_params;
+  // Float constant parameters whose value at this launch is an integer below
+  // 2^24 (BrookGPU passes column numbers as floats: `path_step(..., (float)x, ...)`).
+  std::map<const ast::ParamDecl*, int64_t> integral_float_params;
 };
 
 // The values an integer expression can take at one launch, both ends included.

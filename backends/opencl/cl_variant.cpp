@@ -132,6 +132,13 @@ std::vector<std::pair<GatherAccess, bool>> unclamped_accesses(const MapPlan& pla
       std::memcpy(&v, a.value.data(), sizeof v);
       facts.int_params[p] = v;
     }
+    if (a.role == ArgRole::Constant && p->type && p->type->kind == TypeKind::Float &&
+        a.value.size() == sizeof(float)) {
+      float v;
+      std::memcpy(&v, a.value.data(), sizeof v);
+      if (v > -16777216.0f && v < 16777216.0f && v == static_cast<float>(static_cast<int64_t>(v)))
+        facts.integral_float_params[p] = static_cast<int64_t>(v);
+    }
   }
   for (const GatherAccess& g : known.gather_accesses(k, exact_ok(plan), facts)) {
     bool inside = !g.param && range_inside(g.range, g.array_size);
@@ -186,6 +193,9 @@ const std::vector<GatherAccess>& KernelFacts::gather_accesses(const FuncDecl& ke
   for (int32_t o : facts.instance_offset) key += " " + std::to_string(o);
   key += " |";
   for (const auto& [p, v] : facts.int_params)
+    key += " " + std::to_string(reinterpret_cast<uintptr_t>(p)) + "=" + std::to_string(v);
+  key += " |";
+  for (const auto& [p, v] : facts.integral_float_params)
     key += " " + std::to_string(reinterpret_cast<uintptr_t>(p)) + "=" + std::to_string(v);
   auto found = accesses_.find(key);
   if (found != accesses_.end()) return found->second;
