@@ -5,6 +5,7 @@
 #include <set>
 
 #include "backends/opencl/cl_walk.hpp"
+#include "lang/analysis.hpp"
 #include "lang/counted_loop.hpp"
 #include "stdlib/builtins.hpp"
 
@@ -79,7 +80,7 @@ std::optional<Range> type_range(const Type* t) {
 class Analysis {
  public:
   Analysis(const FuncDecl& k, bool exact, const LaunchFacts& facts)
-      : kernel_(k), exact_(exact), facts_(facts) {}
+      : kernel_(k), exact_(exact), facts_(facts), float_counters_(k) {}
 
   std::vector<GatherAccess> run() {
     if (!kernel_.body) return {};
@@ -109,8 +110,11 @@ class Analysis {
         }
       }
       if (r) counters_[loop->counter] = *r;
+      std::optional<std::pair<const VarDecl*, Range>> fl = loop ? std::nullopt : float_loop_range(*f);
+      if (fl) float_ranges_[fl->first] = fl->second;
       if (f->body) stmt(*f->body);
       if (loop) counters_.erase(loop->counter);
+      if (fl) float_ranges_.erase(fl->first);
       return;
     }
     // Everything else: its own expressions, then nested statements in order.
@@ -206,6 +210,10 @@ class Analysis {
         auto v = static_cast<int64_t>(il->value);
         if (v > -kExact && v < kExact) return Range{v, v};
       }
+    if (auto* n = e.as<NameExpr>()) {
+      auto r = n->decl ? float_ranges_.find(n->decl) : float_ranges_.end();
+      if (r != float_ranges_.end()) return r->second;
+    }
     if (auto* n = e.as<NameExpr>())
       if (auto* p = n->decl ? n->decl->as<ParamDecl>() : nullptr) {
         auto it = facts_.integral_float_params.find(p);
@@ -236,6 +244,32 @@ class Analysis {
     }
     if (const VarDecl* v = stable_local(e)) return exact_float(*v->init, comp, depth + 1);
     return std::nullopt;
+  }
+
+  // BrookGPU's `for (k = 0.0f; k < n; k += 1.0f)`: a float counter
+  // (lang/analysis.hpp) counting up from an integral literal L, written
+  // nowhere in the body, below a bound B exact at this launch (a literal, a
+  // float constant holding an integer). Inside the body k is an integer in
+  // [L, B - 1] (`<=`: [L, B]), every value below 2^24, so k equals its shadow
+  // (the printer's index text). An empty range bounds nothing.
+  std::optional<std::pair<const VarDecl*, Range>> float_loop_range(const ForStmt& f) {
+    if (!exact_ || !f.init || !f.cond || !f.body) return std::nullopt;
+    auto* cmp = strip_implicit(f.cond.get())->as<BinaryExpr>();
+    if (!cmp || (cmp->op != BinaryOp::Lt && cmp->op != BinaryOp::Le)) return std::nullopt;
+    auto* n = strip_implicit(cmp->lhs.get())->as<NameExpr>();
+    const VarDecl* v = n && n->decl ? n->decl->as<VarDecl>() : nullptr;
+    const analysis::FloatCounter* c = v ? float_counters_.find(v) : nullptr;
+    if (!c || c->direction != 1) return std::nullopt;
+    std::optional<int64_t> first;
+    if (auto* es = f.init->as<ExprStmt>(); es && es->expr)
+      if (auto w = float_counters_.write(*es->expr); w && w->first == c && w->second.reset)
+        first = w->second.value;
+    if (!first) return std::nullopt;
+    auto b = exact_float(*cmp->rhs, 0, 0);
+    if (!b || b->lo != b->hi || may_assign(f.body.get(), *v)) return std::nullopt;
+    const int64_t last = cmp->op == BinaryOp::Lt ? b->lo - 1 : b->lo;
+    if (*first > last) return std::nullopt;
+    return std::pair{v, Range{*first, last}};
   }
 
   // The domain position component a float expression is exactly, if it is one.
@@ -439,6 +473,8 @@ class Analysis {
   bool exact_;
   const LaunchFacts& facts_;
   std::map<const VarDecl*, Range> counters_;
+  analysis::FloatCounters float_counters_;
+  std::map<const Decl*, Range> float_ranges_;  // float counters inside their counted loop
   std::set<const Decl*> assigned_;  // what the body may change (one walk, per launch)
   std::vector<GatherAccess> found_;
 };
