@@ -28,50 +28,39 @@ uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ull) {
   return h;
 }
 
-// A driver's compiler runs inside this process; if it crashes (PoCL's clang
-// has segfaulted on generated code), the process cannot go on, but it must
-// not die unannounced: while a build runs, fatal signals first print which
-// program was being built and where its source can be kept, then take their
-// default action (core dump, exit status 128 + signal). The message is
-// formatted before the build, so the handler only calls write().
-class CrashNotice {
- public:
-  explicit CrashNotice(const std::string& what) {
-    std::snprintf(
-        message_, sizeof message_,
-        "brook: the OpenCL driver crashed while compiling %s (a bug in the driver or in brook's "
-        "generated OpenCL C; BROOK_OPENCL_DUMP=DIR keeps the source)\n",
-        what.c_str());
-    active_ = this;
-    struct sigaction sa {};
-    sa.sa_handler = &CrashNotice::handler;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND | SA_NODEFER;
-    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &sa, &saved_[i]);
-  }
-  ~CrashNotice() {
-    for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &saved_[i], nullptr);
-    active_ = nullptr;
-  }
-  CrashNotice(const CrashNotice&) = delete;
-  CrashNotice& operator=(const CrashNotice&) = delete;
-
- private:
-  static constexpr std::array<int, 5> kSignals{SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-  static void handler(int sig) {
-    if (CrashNotice* n = active_) {
-      ssize_t ignored = write(STDERR_FILENO, n->message_, std::strlen(n->message_));
-      (void)ignored;
-    }
-    // SA_RESETHAND restored the default action: re-raise to die of the signal.
-    raise(sig);
-  }
-  static inline CrashNotice* active_ = nullptr;
-  char message_[512];
-  std::array<struct sigaction, 5> saved_{};
-};
-
 }  // namespace
+
+// The driver's compiler runs inside this process; if it crashes (PoCL's
+// clang has segfaulted on generated code, its LLVM backend aborted on another
+// program at the kernel's first launch), the process cannot go on, but it
+// must not die unannounced. The message is formatted beforehand, so the
+// handler only calls write(); then the signal takes its default action.
+CrashNotice::CrashNotice(const std::string& what) {
+  std::snprintf(message_, sizeof message_,
+                "brook: the OpenCL driver crashed while compiling %s (a bug in the driver or in "
+                "brook's generated OpenCL C; BROOK_OPENCL_DUMP=DIR keeps the source)\n",
+                what.c_str());
+  active_ = this;
+  struct sigaction sa {};
+  sa.sa_handler = &CrashNotice::handler;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+  for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &sa, &saved_[i]);
+}
+
+CrashNotice::~CrashNotice() {
+  for (size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &saved_[i], nullptr);
+  active_ = nullptr;
+}
+
+void CrashNotice::handler(int sig) {
+  if (CrashNotice* n = active_) {
+    ssize_t ignored = write(STDERR_FILENO, n->message_, std::strlen(n->message_));
+    (void)ignored;
+  }
+  // SA_RESETHAND restored the default action: re-raise to die of the signal.
+  raise(sig);
+}
 
 std::vector<cl::Device> all_devices() {
   std::vector<cl::Device> out;
@@ -194,7 +183,12 @@ cl::Program& ClRuntime::program(const std::string& source, const std::string& wh
     }
     if (use_disk_cache) {
       try {
-        std::vector<std::vector<unsigned char>> bins = program.getInfo<CL_PROGRAM_BINARIES>();
+        std::vector<std::vector<unsigned char>> bins;
+        {
+          // PoCL compiles the kernels' machine code when asked for the binary.
+          CrashNotice notice(what);
+          bins = program.getInfo<CL_PROGRAM_BINARIES>();
+        }
         if (!bins.empty() && !bins[0].empty()) {
           std::error_code ec;
           std::filesystem::create_directories(cache_dir_, ec);

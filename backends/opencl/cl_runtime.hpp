@@ -4,6 +4,9 @@
 // C++ bindings' setup; errors come out as ClError with a message for users.
 #pragma once
 
+#include <signal.h>
+
+#include <array>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -23,6 +26,25 @@ struct ClError : std::runtime_error {
 struct BuildError : ClError {
   BuildError(const std::string& what, std::string log) : ClError(what), log(std::move(log)) {}
   std::string log;
+};
+
+// While one lives, a fatal signal (the driver's compiler crashing inside this
+// process) first prints which program was being compiled, then kills the
+// process as it would have. Held around builds and around each program's
+// first launch of a shape, where PoCL compiles its work-group function.
+class CrashNotice {
+ public:
+  explicit CrashNotice(const std::string& what);  // "kernel 'blur'"
+  ~CrashNotice();
+  CrashNotice(const CrashNotice&) = delete;
+  CrashNotice& operator=(const CrashNotice&) = delete;
+
+ private:
+  static constexpr std::array<int, 5> kSignals{SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+  static void handler(int sig);
+  static inline CrashNotice* active_ = nullptr;
+  char message_[512];
+  std::array<struct sigaction, 5> saved_{};
 };
 
 // Every device of every platform, in `brook devices` order.

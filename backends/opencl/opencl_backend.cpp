@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <regex>
+#include <set>
 
 #include "backends/opencl/cl_interrupt.hpp"
 #include "backends/opencl/cl_launch.hpp"
@@ -210,6 +211,9 @@ class OpenCLBackend final : public Backend {
     std::unique_ptr<ClModule> module;
     cl::Program program;
     std::map<std::string, cl::Kernel> kernels;
+    // Global sizes launched so far: PoCL compiles a kernel's work-group
+    // function at its first launch of a size, inside this process.
+    std::set<std::array<size_t, 3>> launched;
     cl::Kernel& kernel(const char* name) {
       auto f = kernels.find(name);
       if (f == kernels.end()) f = kernels.emplace(name, cl::Kernel(program, name)).first;
@@ -529,7 +533,18 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
     }
     if (element_count(dom) > 0) {
       cl::Event done;
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, local, nullptr, &done);
+      const std::array<size_t, 3> shape{range.dimensions() > 0 ? range.get()[0] : 0,
+                                        range.dimensions() > 1 ? range.get()[1] : 0,
+                                        range.dimensions() > 2 ? range.get()[2] : 0};
+      if (c.launched.insert(shape).second) {
+        // The first launch of a size: the driver may compile here, so a crash
+        // of its compiler names the kernel (cl_runtime.hpp).
+        opencl::CrashNotice notice("kernel '" + k.name + "' for its first launch");
+        rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, local, nullptr, &done);
+        wait_for(done);
+      } else {
+        rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, local, nullptr, &done);
+      }
       // A kernel that may loop forever is waited for here, so Ctrl-C ends
       // this call; any other runs on while the host goes on (the next
       // blocking step settles it), as the bench's chains of launches want.

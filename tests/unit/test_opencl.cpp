@@ -3,9 +3,13 @@
 #ifdef BROOK_HAVE_OPENCL
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -14,6 +18,7 @@
 
 #include "interp/interrupt.hpp"
 #include "backends/opencl/cl_module.hpp"
+#include "backends/opencl/cl_runtime.hpp"
 #include "backends/opencl/opencl_backend.hpp"
 #include "backends/scheduler.hpp"
 #include "backend_session.hpp"
@@ -483,3 +488,47 @@ TEST_CASE("opencl: a double kernel and a 3-D domain with a resampled input") {
       for (int c = 0; c < 4; ++c) CHECK(got[(s * 3 + r) * 4 + c] == (s ? 2.0 : 1.0) * 0.1 + double(s));
 }
 #endif
+
+// PoCL's LLVM has aborted while compiling generated code (fuzz seed 55427:
+// "Cannot select ... X86ISD::VBROADCAST" when asked for the program's
+// binary). The process cannot go on, but it must say which program it was
+// compiling: CrashNotice prints that on the fatal signal, then dies of it.
+TEST_CASE("opencl: a driver crash while compiling names the program before the process dies") {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    dup2(fds[1], STDERR_FILENO);
+    close(fds[0]);
+    brook::opencl::CrashNotice notice("kernel 'k16' (called at line 80)");
+    std::abort();  // what LLVM's report_fatal_error does
+  }
+  close(fds[1]);
+  std::string err;
+  char buf[512];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) err.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGABRT);
+  CHECK(err.find("brook: the OpenCL driver crashed while compiling kernel 'k16' (called at line 80)") !=
+        std::string::npos);
+}
+
+TEST_CASE("opencl: outside a build or a first launch the notice is gone") {
+  auto handler = [] {
+    struct sigaction now {};
+    sigaction(SIGABRT, nullptr, &now);
+    return reinterpret_cast<std::uintptr_t>(now.sa_handler);
+  };
+  const std::uintptr_t before = handler();
+  std::uintptr_t during = 0;
+  {
+    brook::opencl::CrashNotice notice("kernel 'k'");
+    during = handler();
+  }
+  CHECK(during != before);
+  CHECK(handler() == before);
+}
