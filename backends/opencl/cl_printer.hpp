@@ -82,6 +82,7 @@ class ClPrinter {
   std::string name_ref(const ast::NameExpr& e);
   std::string vector_select(const ast::ConditionalExpr& c);
   std::string unary(const ast::UnaryExpr& e);
+  std::optional<std::string> swizzled_compare(const ast::SwizzleExpr& sw, const std::string& comps);
   std::string binary(const ast::BinaryExpr& e);
   std::string arith(ast::BinaryOp op, const std::string& l, const std::string& r, const Type* t);
   std::string assign(const ast::AssignExpr& e);

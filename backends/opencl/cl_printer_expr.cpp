@@ -6,6 +6,7 @@
 #include "backends/opencl/cl_printer.hpp"
 
 #include <functional>
+#include <optional>
 
 namespace brook::opencl {
 
@@ -139,6 +140,24 @@ std::string ClPrinter::unary(const UnaryExpr& e) {
     case UnaryOp::AddrOf: break;
   }
   throw Unsupported{e.loc, "pointers are not available inside kernels"};
+}
+
+// `(a < b).z`: the component of a vector comparison is compared alone
+// (`(a).z < (b).z`, and a swizzle of several components compares the
+// swizzled operands). Same value, as a comparison has no side effects and
+// each operand is still evaluated once; and PoCL's LLVM 15 aborts ("Cannot
+// select: X86ISD::VBROADCAST") on AVX-512 masks when one component of a
+// three-wide int comparison is taken and broadcast (fuzz seed 55427).
+std::optional<std::string> ClPrinter::swizzled_compare(const SwizzleExpr& sw, const std::string& comps) {
+  auto* b = sw.base->as<BinaryExpr>();
+  if (!b || !is_compare(b->op) || !b->lhs->type->is_vector() || !b->rhs->type->is_vector())
+    return std::nullopt;
+  std::string text = "((";
+  text.append(expr(*b->lhs)).append(").").append(comps);
+  text.append(" ").append(ast::spelling(b->op)).append(" (");
+  text.append(expr(*b->rhs)).append(").").append(comps).append(")");
+  if (sw.count == 1) return "((int)" + text + ")";  // a scalar comparison is 1 or 0 already
+  return vector_truth(text, sw.count);
 }
 
 std::string ClPrinter::binary(const BinaryExpr& e) {
@@ -450,13 +469,14 @@ std::string ClPrinter::expr(const Expr& e) {
     }
     case ExprKind::Swizzle: {
       auto* sw = e.as<SwizzleExpr>();
-      std::string base = expr(*sw->base);
       if (!sw->base->type->is_vector()) {
+        std::string base = expr(*sw->base);
         return sw->count == 1 ? base : "((" + m_.type_name(e.type) + ")(" + base + "))";
       }
       std::string comps;
       for (uint8_t i = 0; i < sw->count; ++i) comps += "xyzw"[sw->comps[i] & 3];
-      return "(" + base + ")." + comps;
+      if (auto picked = swizzled_compare(*sw, comps)) return *picked;
+      return "(" + expr(*sw->base) + ")." + comps;
     }
     case ExprKind::Sizeof: return "((ulong)" + std::to_string(e.as<SizeofExpr>()->value) + ")";
     case ExprKind::Indexof: return index_of(*e.as<IndexofExpr>());
