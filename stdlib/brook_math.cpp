@@ -12,50 +12,60 @@ namespace brook::stdlib::cr {
 #include "stdlib/brook_math.h"
 }  // namespace brook::stdlib::cr
 
+// brook_math.h writes its fused multiply-adds out (BROOK_M_FMA): on a CPU
+// with FMA each entry point runs a clone whose fma is one instruction; the
+// default clone calls libm's fma, which computes the same correctly rounded
+// value, only slower.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BROOK_CR_SCALAR __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define BROOK_CR_SCALAR
+#endif
+
 extern "C" {
-float brook_cr_expf(float x) {
+BROOK_CR_SCALAR float brook_cr_expf(float x) {
   return brook::stdlib::cr::brook_expf(x);
 }
-float brook_cr_exp2f(float x) {
+BROOK_CR_SCALAR float brook_cr_exp2f(float x) {
   return brook::stdlib::cr::brook_exp2f(x);
 }
-float brook_cr_logf(float x) {
+BROOK_CR_SCALAR float brook_cr_logf(float x) {
   return brook::stdlib::cr::brook_logf(x);
 }
-float brook_cr_log2f(float x) {
+BROOK_CR_SCALAR float brook_cr_log2f(float x) {
   return brook::stdlib::cr::brook_log2f(x);
 }
-float brook_cr_log10f(float x) {
+BROOK_CR_SCALAR float brook_cr_log10f(float x) {
   return brook::stdlib::cr::brook_log10f(x);
 }
-float brook_cr_sinhf(float x) {
+BROOK_CR_SCALAR float brook_cr_sinhf(float x) {
   return brook::stdlib::cr::brook_sinhf(x);
 }
-float brook_cr_coshf(float x) {
+BROOK_CR_SCALAR float brook_cr_coshf(float x) {
   return brook::stdlib::cr::brook_coshf(x);
 }
-float brook_cr_tanhf(float x) {
+BROOK_CR_SCALAR float brook_cr_tanhf(float x) {
   return brook::stdlib::cr::brook_tanhf(x);
 }
-float brook_cr_atanf(float x) {
+BROOK_CR_SCALAR float brook_cr_atanf(float x) {
   return brook::stdlib::cr::brook_atanf(x);
 }
-float brook_cr_asinf(float x) {
+BROOK_CR_SCALAR float brook_cr_asinf(float x) {
   return brook::stdlib::cr::brook_asinf(x);
 }
-float brook_cr_acosf(float x) {
+BROOK_CR_SCALAR float brook_cr_acosf(float x) {
   return brook::stdlib::cr::brook_acosf(x);
 }
-float brook_cr_sinf(float x) {
+BROOK_CR_SCALAR float brook_cr_sinf(float x) {
   return brook::stdlib::cr::brook_sinf(x);
 }
-float brook_cr_cosf(float x) {
+BROOK_CR_SCALAR float brook_cr_cosf(float x) {
   return brook::stdlib::cr::brook_cosf(x);
 }
-float brook_cr_tanf(float x) {
+BROOK_CR_SCALAR float brook_cr_tanf(float x) {
   return brook::stdlib::cr::brook_tanf(x);
 }
-float brook_cr_atan2f(float y, float x) {
+BROOK_CR_SCALAR float brook_cr_atan2f(float y, float x) {
   return brook::stdlib::cr::brook_atan2f(y, x);
 }
 }
@@ -129,7 +139,7 @@ constexpr auto kSymbols = [] {
 // The gang forms for this CPU, chosen once.
 bool use_avx2() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   return avx2;
 #else
   return false;

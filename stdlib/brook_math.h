@@ -13,9 +13,14 @@
 // smaller than a float's half ulp; the few inputs whose exact result lies
 // closer than that to a rounding boundary were found by the exhaustive check
 // and are answered from the small tables of "hard cases" (exact results from
-// MPFR). Strict IEEE double arithmetic only: no fma, no contraction (the C++
-// side is compiled with -ffp-contract=off, the OpenCL program has
-// FP_CONTRACT OFF), so the double intermediates are the same bits everywhere.
+// MPFR). Strict IEEE double arithmetic only: no contraction (the C++ side is
+// compiled with -ffp-contract=off, the OpenCL program has FP_CONTRACT OFF),
+// so the double intermediates are the same bits everywhere. Fused
+// multiply-adds are written out where they are wanted (BROOK_M_FMA): both C
+// and OpenCL C define fma as one correctly rounded operation, so they are the
+// same bits on every backend too (hardware FMA where the CPU has it: see
+// brook_math.cpp and brook_math_gang.cpp), and they halve the work of the
+// polynomials of exp and log.
 //
 // Tables: tests/math/gen_tables.py prints them (mpmath at 200 bits).
 // This file includes nothing; it must stay valid OpenCL C 1.2 and C++20.
@@ -29,6 +34,7 @@ typedef ulong brook_m_u64;
 #define BROOK_M_D2U(x) as_ulong(x)
 #define BROOK_M_TABLE __constant
 #define BROOK_M_SQRT(x) sqrt(x)
+#define BROOK_M_FMA(a, b, c) fma(a, b, c)
 #else
 typedef unsigned int brook_m_u32;
 typedef int brook_m_i32;
@@ -39,6 +45,7 @@ typedef unsigned long long brook_m_u64;
 #define BROOK_M_D2U(x) __builtin_bit_cast(brook_m_u64, (double)(x))
 #define BROOK_M_TABLE static const
 #define BROOK_M_SQRT(x) __builtin_sqrt(x)
+#define BROOK_M_FMA(a, b, c) __builtin_fma(a, b, c)
 #endif
 #define BROOK_M_FN static inline
 #define BROOK_M_NAN BROOK_M_U2F(0x7fc00000u)
@@ -65,19 +72,20 @@ BROOK_M_TABLE double brook_m_exp2_64[64] = {
 
 // exp(r) - 1 for |r| <= ln2/128 (Taylor to r^6; its error is below 2^-65).
 BROOK_M_FN double brook_m_expm1_small(double r) {
-  return r + r * r *
-                 (0x1.0000000000000p-1 +
-                  r * (0x1.5555555555555p-3 +
-                       r * (0x1.5555555555555p-5 +
-                            r * (0x1.1111111111111p-7 + r * 0x1.6c16c16c16c17p-10))));
+  double q = BROOK_M_FMA(r, 0x1.6c16c16c16c17p-10, 0x1.1111111111111p-7);
+  q = BROOK_M_FMA(r, q, 0x1.5555555555555p-5);
+  q = BROOK_M_FMA(r, q, 0x1.5555555555555p-3);
+  q = BROOK_M_FMA(r, q, 0x1.0000000000000p-1);
+  return BROOK_M_FMA(r * r, q, r);
 }
 
 // 2^(k/64) * exp(r) in double, for -151*64 <= k <= 131*64.
 BROOK_M_FN double brook_m_exp_finish(brook_m_i32 k, double r) {
   brook_m_i32 j = k & 63;
-  brook_m_i32 e = (k - j) / 64;  // exact: k - j is a multiple of 64 (no signed shift)
+  // floor(k / 64), with an unsigned shift (k + 2^14 > 0): no signed shift.
+  brook_m_i32 e = (brook_m_i32)(((brook_m_u32)(k + 16384)) >> 6) - 256;
   double tj = brook_m_exp2_64[j];
-  double y = tj + tj * brook_m_expm1_small(r);
+  double y = BROOK_M_FMA(tj, brook_m_expm1_small(r), tj);
   return y * BROOK_M_U2D((brook_m_u64)(e + 1023) << 52);
 }
 
@@ -92,8 +100,9 @@ BROOK_M_FN brook_m_i32 brook_m_round_int(double t, double* kd) {
 BROOK_M_FN double brook_m_exp_d(float x) {
   double kd;
   brook_m_i32 k = brook_m_round_int((double)x * 0x1.71547652b82fep+6, &kd);
-  // Cody-Waite: k * hi is exact (hi has 38 bits) and so is the subtraction.
-  double r = ((double)x - kd * 0x1.62e42fefa0000p-7) - kd * 0x1.cf79abc9e3b3ap-46;
+  // Cody-Waite: x - k * hi is exact (hi has 38 bits), then one rounding.
+  double r = BROOK_M_FMA(-kd, 0x1.62e42fefa0000p-7, (double)x);
+  r = BROOK_M_FMA(-kd, 0x1.cf79abc9e3b3ap-46, r);
   return brook_m_exp_finish(k, r);
 }
 
@@ -324,17 +333,16 @@ BROOK_M_FN brook_m_log_parts brook_m_log_split(float x) {
   brook_m_u32 top = ux & 0xff800000u;
   brook_m_i32 i = (brook_m_i32)((ux >> 16) & 127u);
   double z = (double)BROOK_M_U2F(ix - top);
-  double r = z * brook_m_log_invc[i] - 1.0;
+  double r = BROOK_M_FMA(z, brook_m_log_invc[i], -1.0);  // exact either way
   // log1p(r), |r| < 2^-7: Taylor to r^9 (error below 2^-63 relative).
-  double p =
-      r + r * r *
-              (-0x1.0000000000000p-1 +
-               r * (0x1.5555555555555p-2 +
-                    r * (-0x1.0000000000000p-2 +
-                         r * (0x1.999999999999ap-3 +
-                              r * (-0x1.5555555555555p-3 +
-                                   r * (0x1.2492492492492p-3 + r * (-0x1.0000000000000p-3 +
-                                                                    r * 0x1.c71c71c71c71cp-4)))))));
+  double q = BROOK_M_FMA(r, 0x1.c71c71c71c71cp-4, -0x1.0000000000000p-3);
+  q = BROOK_M_FMA(r, q, 0x1.2492492492492p-3);
+  q = BROOK_M_FMA(r, q, -0x1.5555555555555p-3);
+  q = BROOK_M_FMA(r, q, 0x1.999999999999ap-3);
+  q = BROOK_M_FMA(r, q, -0x1.0000000000000p-2);
+  q = BROOK_M_FMA(r, q, 0x1.5555555555555p-2);
+  q = BROOK_M_FMA(r, q, -0x1.0000000000000p-1);
+  double p = BROOK_M_FMA(r * r, q, r);
   brook_m_log_parts out;
   out.e = (double)((brook_m_i32)top / 0x800000 + adj);  // exact: top is a multiple of 2^23
   out.l = brook_m_log_logc[i] + p;
@@ -373,7 +381,7 @@ BROOK_M_FN int brook_m_logf_plain(float x) {
 BROOK_M_FN float brook_m_logf_core(float x) {
   brook_m_log_parts q = brook_m_log_split(x);
   // ln2 = hi + lo, hi with 44 bits, so e * hi is exact.
-  return (float)(q.e * 0x1.62e42fefa3800p-1 + (q.l + q.e * 0x1.ef35793c76730p-45));
+  return (float)BROOK_M_FMA(q.e, 0x1.62e42fefa3800p-1, BROOK_M_FMA(q.e, 0x1.ef35793c76730p-45, q.l));
 }
 BROOK_M_FN float brook_logf(float x) {
   if (brook_m_logf_plain(x)) return brook_m_logf_core(x);

@@ -61,7 +61,7 @@ template <int (*Plain)(float), float (*Core)(float), float (*Full)(float)>
   }
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BROOK_GANG_AVX2(F)                                                                    \
-  [[gnu::target("avx2")]] void brook_cr_##F##_gang_avx2(const float* in, float* out, int n) { \
+  [[gnu::target("avx2,fma")]] void brook_cr_##F##_gang_avx2(const float* in, float* out, int n) { \
     gang<cr::brook_m_##F##_plain, cr::brook_m_##F##_core, brook_cr_##F>(in, out, n);          \
   }
 // AVX-512: eight doubles per instruction, and masked gathers.
