@@ -4,6 +4,8 @@
 // once per specialisation key.
 #include "backends/opencl/opencl_backend.hpp"
 
+#include <sys/mman.h>
+
 #include "backends/opencl/cl_args.hpp"
 #include "backends/opencl/cl_groups.hpp"
 
@@ -13,6 +15,8 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -32,6 +36,18 @@ using opencl::ClRuntime;
 
 namespace {
 
+// Pages the system hands out zeroed (anonymous mmap), lent to a buffer of a
+// device that computes in host memory (CL_MEM_USE_HOST_PTR: PoCL uses them in
+// place). They go back when the driver destroys the buffer.
+struct ZeroPages {
+  void* data;
+  size_t bytes;
+};
+void CL_CALLBACK unmap_zero_pages(cl_mem, void* user) {
+  std::unique_ptr<ZeroPages> pages(static_cast<ZeroPages*>(user));
+  munmap(pages->data, pages->bytes);
+}
+
 std::string point_text(const std::vector<int64_t>& v) {
   if (v.size() == 1) return std::to_string(v[0]);
   std::string s = "(";
@@ -47,7 +63,8 @@ bool is_out_of_memory(cl_int e) {
 class OpenCLBackend final : public Backend {
  public:
   explicit OpenCLBackend(const OpenCLOptions& o)
-      : rt_(o.device, o.cache_dir, o.dump_dir), sink_(o.output), interrupt_(rt_.context()) {}
+      : rt_(o.device, o.cache_dir, o.dump_dir), sink_(o.output), interrupt_(rt_.context()),
+        host_memory_((rt_.device().getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0) {}
   // Launches may still be queued (a program's last kernel whose output is
   // never read): they finish before their programs, kernels and buffers are
   // released. PoCL crashes when a program goes while its kernel is compiling.
@@ -99,11 +116,15 @@ class OpenCLBackend final : public Backend {
 
   // Buffers come from a pool of size classes (backends/host_pool.hpp's), so a
   // stream declared in a loop reuses one buffer; it is zeroed on the device.
+  // A large stream new to the pool, on a CPU device, is fresh zeroed pages
+  // instead (zero_pages): §4's zeroing then costs no pass over the memory,
+  // only the page faults a first write takes anyway.
   StorageId allocate(uint64_t bytes) override {
     try {
-      Storage s = take(bytes);
+      std::optional<Storage> fresh = zero_pages(bytes);
+      Storage s = fresh ? std::move(*fresh) : take(bytes);
       cl_uchar zero = 0;
-      rt_.queue().enqueueFillBuffer(s.buffer, zero, 0, std::max<uint64_t>(bytes, 1));
+      if (!fresh) rt_.queue().enqueueFillBuffer(s.buffer, zero, 0, std::max<uint64_t>(bytes, 1));
       StorageId id = next_++;
       buffers_.emplace(id, std::move(s));
       return id;
@@ -148,6 +169,33 @@ class OpenCLBackend final : public Backend {
       return s;
     }
     return Storage{cl::Buffer(rt_.context(), CL_MEM_READ_WRITE, c), bytes, c};
+  }
+  // A new buffer of at least `bytes` whose contents are zero, when the device
+  // works in host memory and the pool has no buffer of its size class.
+  std::optional<Storage> zero_pages(uint64_t bytes) {
+    constexpr uint64_t kMinimum = uint64_t{256} << 10;  // below, the fill is cheap
+    if (!host_memory_ || bytes < kMinimum) return std::nullopt;
+    const uint64_t c = HostPool::size_class(bytes);
+    if (auto f = free_.find(c); f != free_.end() && !f->second.empty()) return std::nullopt;
+    void* p = mmap(nullptr, c, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return std::nullopt;
+#ifdef MADV_HUGEPAGE
+    if (c >= (uint64_t{2} << 20)) madvise(p, c, MADV_HUGEPAGE);  // as backends/host_pool.cpp
+#endif
+    auto pages = std::make_unique<ZeroPages>(ZeroPages{p, c});
+    try {
+      cl::Buffer b(rt_.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, c, p);
+      if (clSetMemObjectDestructorCallback(b(), unmap_zero_pages, pages.get()) != CL_SUCCESS) {
+        b = cl::Buffer();  // released before its pages are
+        munmap(p, c);
+        return std::nullopt;
+      }
+      pages.release();  // the callback owns them now
+      return Storage{std::move(b), bytes, c};
+    } catch (const cl::Error&) {
+      munmap(p, c);
+      return std::nullopt;
+    }
   }
   void give_back(Storage s) {
     constexpr uint64_t kKeep = uint64_t{1} << 30;
@@ -387,6 +435,7 @@ class OpenCLBackend final : public Backend {
   cl::Event pending_;  // the latest launch, when nobody has waited for it
   std::map<StorageId, Storage> buffers_;
   std::map<uint64_t, std::vector<cl::Buffer>> free_;  // the pool, by size class
+  bool host_memory_ = false;  // a CPU device: buffers can be host pages used in place
   uint64_t cached_ = 0;
   StorageId next_ = 1;
   std::map<std::string, Compiled> compiled_;
