@@ -614,6 +614,26 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
   }
 }
 
+namespace {
+
+// The work-group size of a fold's launch (chunks x outputs work-items, each
+// folding its chunk in order): at most 64 work-items. Left to itself PoCL makes
+// one work-group of the largest local size dividing the range, and runs a
+// work-group on one thread: sum's first pass (1,024 chunks of 16,384) then
+// ran on one core of two, and sgm_path's 480 row minima too.
+cl::NDRange fold_groups(int64_t chunks, int64_t outputs) {
+  auto pow2_divisor = [](int64_t n, int64_t most) {
+    int64_t d = 1;
+    while (d * 2 <= most && n % (d * 2) == 0) d *= 2;
+    return d;
+  };
+  const int64_t x = pow2_divisor(chunks, 64);
+  const int64_t y = pow2_divisor(outputs, 64 / x);
+  return cl::NDRange(static_cast<size_t>(x), static_cast<size_t>(y));
+}
+
+}  // namespace
+
 void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result) {
   const ast::FuncDecl& f = plan.reducer->defined();
   Compiled& c = compile(opencl::reduce_key(plan), f.name, plan.loc, "reduce function '" + plan.reducer->name + "'",
@@ -645,7 +665,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       cl::Kernel& kern = c.kernel("brook_reduce_direct");
       set_args(kern, opencl::reduce_direct_args(plan, B), scratch, {}, keep);
       begin_printf(c);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(1, nout), cl::NullRange,
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(1, nout), fold_groups(1, nout),
                                        nullptr, &last);
       settle_stream(last);
       end_printf(c);
@@ -660,7 +680,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     {
       cl::Kernel& kern = c.kernel("brook_reduce_first");
       set_args(kern, opencl::reduce_first_args(plan, G, chunks, B), scratch, {cl::Buffer(), cur}, keep);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange, nullptr, &last);
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), fold_groups(chunks, nout),
+                                       nullptr, &last);
     }
     // Each pass folds consecutive partials in order: operands never swap.
     while (chunks > 1) {
@@ -671,7 +692,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       cl::Buffer next = scratch.copies.back().buffer;
       cl::Kernel& kern = c.kernel("brook_reduce_next");
       set_args(kern, opencl::reduce_next_args(plan, n, G, chunks), scratch, {cur, next}, keep);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange, nullptr, &last);
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), fold_groups(chunks, nout),
+                                       nullptr, &last);
       cur = next;
     }
     if (plan.to_stream) {

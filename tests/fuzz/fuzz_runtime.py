@@ -48,8 +48,14 @@ def is_int(tok):
 
 
 def int_value(tok):
-    # C's spelling: a leading 0 is octal (`0377`), which Python's int(tok, 0) rejects.
-    return int(tok, 8) if re.fullmatch(r"0[0-7]+", tok) else int(tok, 0)
+    # C's spelling: a leading 0 is octal (`0377`), which Python's int(tok, 0)
+    # rejects; digits after a 0 that are not octal (`2,098` in a comment) are
+    # read as decimal.
+    if re.fullmatch(r"0[0-7]+", tok):
+        return int(tok, 8)
+    if re.fullmatch(r"0\d+", tok):
+        return int(tok, 10)
+    return int(tok, 0)
 
 
 def mutate_tokens(rng, text):

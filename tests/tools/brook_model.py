@@ -453,10 +453,10 @@ def left_fold(values, f):
 def fold_chunk(n):
     """The regrouping every backend uses (§7 allows regrouping, never
     reordering): up to 256 operands are one left fold; more are cut into
-    consecutive chunks of max(64, ceil(n / 1024)) operands."""
+    consecutive chunks of min(1000, max(64, ceil(n / 1024))) operands."""
     if n <= 256:
         return n
-    return max(64, (n + 1023) // 1024)
+    return min(1000, max(64, (n + 1023) // 1024))
 
 
 def fold(values, f):
