@@ -188,8 +188,11 @@ std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts
   std::string fn = pr.function(k);
   const size_t R = plan.domain.size();
   if (R < 1 || R > 4) throw Unsupported{plan.loc, "streams of more than 4 dimensions are not supported"};
-  std::string params = parameter_list(map_args(plan), m);
   const bool group = analysis::is_group_kernel(k);
+  m.shape_baked = shape && !group;
+  ClArgs listed = map_args(plan);
+  if (m.shape_baked) std::erase_if(listed, [](const ClArg& a) { return a.shape; });
+  std::string params = parameter_list(listed, m);
   const GroupLaunch gl = group ? group_launch(k, m) : GroupLaunch{};
   std::string body = gl.prologue;
   auto p = [](size_t d) { return "p" + std::to_string(d); };
@@ -265,7 +268,7 @@ std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts
   body += "  " + call + gl.call_args + ");\n" + stores;
   // Work-groups' __local arrays must stay in the kernel's outermost scope:
   // group kernels are not specialised.
-  if (shape && !group) body = "  {\n" + shape_constants(*shape) + body + "  }\n";
+  if (m.shape_baked) body = "  {\n" + shape_constants(*shape) + body + "  }\n";
   // After cl_args.hpp's list: opencl_backend.cpp sets it after the others.
   if (m.group_votes) params += ", __global int* brook_diverged";
   m.add_function("__kernel " + (group ? gl.attribute + " " : std::string()) + "void brook_map(" +

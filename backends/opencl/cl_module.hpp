@@ -59,6 +59,10 @@ class ClModule {
   // decisions around it (cl_groups.hpp): the launch takes a divergence word
   // (`__global int* brook_diverged`) as its last argument.
   bool group_votes = false;
+  // A shape-specialised brook_map (cl_launch.hpp's map_source_for_shape): its
+  // shape arguments are constants in its body, not parameters, and the host
+  // does not pass them (PoCL copies every argument at every launch).
+  bool shape_baked = false;
   // Every extent of the launch is at most 2^24, so float positions are exact
   // integers and the printer may use their int twins (cl_exact.cpp).
   bool exact_positions = false;

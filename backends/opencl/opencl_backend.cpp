@@ -224,12 +224,15 @@ class OpenCLBackend final : public Backend {
   // launch's own buffers are `slots`, and uploaded bytes stay alive in `keep`
   // until the launch is done.
   // Returns the number of arguments set.
+  // `baked`: the program has the shape arguments as constants (ClModule::shape_baked).
   cl_uint set_args(cl::Kernel& kern, const opencl::ClArgs& args, LaunchScratch& scratch,
-                   std::initializer_list<cl::Buffer> slots, std::vector<cl::Buffer>& keep) {
+                   std::initializer_list<cl::Buffer> slots, std::vector<cl::Buffer>& keep,
+                   bool baked = false) {
     using Kind = opencl::ClArg::Kind;
     cl_uint i = 0;
     for (const opencl::ClArg& a : args) {
       if (!a.error.empty()) throw PlanError{scratch.loc, a.error};
+      if (baked && a.shape) continue;
       switch (a.kind) {
         case Kind::PrintBuffer: kern.setArg(i++, printf_buffer()); break;
         case Kind::StopFlag: kern.setArg(i++, interrupt_.stop_buffer()); break;
@@ -419,20 +422,22 @@ class OpenCLBackend final : public Backend {
   // Waits for `e`, the queue's latest command (so everything before it too),
   // watching for Ctrl-C (cl_interrupt.hpp).
   void wait_for(cl::Event& e) {
-    pending_ = cl::Event();
+    unsettled_ = false;
     interrupt_.wait(rt_.queue(), e);
   }
-  // Waits for a launch still running, before the host blocks on the queue.
+  // Waits for launches still running, before the host blocks on the queue:
+  // a marker is the queue's latest command (the queue is in order).
   void settle() {
-    if (!pending_()) return;
-    cl::Event e = pending_;
-    wait_for(e);
+    if (!unsettled_) return;
+    cl::Event marker;
+    rt_.queue().enqueueMarkerWithWaitList(nullptr, &marker);
+    wait_for(marker);
   }
 
   ClRuntime rt_;
   OutputSink sink_;
   opencl::ClInterrupt interrupt_;
-  cl::Event pending_;  // the latest launch, when nobody has waited for it
+  bool unsettled_ = false;  // launches were queued that nobody has waited for
   std::map<StorageId, Storage> buffers_;
   std::map<uint64_t, std::vector<cl::Buffer>> free_;  // the pool, by size class
   bool host_memory_ = false;  // a CPU device: buffers can be host pages used in place
@@ -553,7 +558,7 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
     // copy made now (scheduler.cpp's aliasing rule); the scratch goes back
     // to the pool after the launch is enqueued (the queue is in order).
     LaunchScratch scratch(*this, plan.copies, plan.loc);
-    const cl_uint next = set_args(kern, args, scratch, {}, keep);
+    const cl_uint next = set_args(kern, args, scratch, {}, keep, c.module->shape_baked);
     const std::vector<int64_t>& dom = plan.domain;
     // The divergence word of a voting group kernel (cl_groups.hpp), after
     // the parameters cl_args.hpp lists (map_source appends it the same way).
@@ -581,7 +586,6 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
                               : cl::NDRange(l[0], l[1], l[2]);
     }
     if (element_count(dom) > 0) {
-      cl::Event done;
       const std::array<size_t, 3> shape{range.dimensions() > 0 ? range.get()[0] : 0,
                                         range.dimensions() > 1 ? range.get()[1] : 0,
                                         range.dimensions() > 2 ? range.get()[2] : 0};
@@ -589,19 +593,24 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
         // The first launch of a size: the driver may compile here, so a crash
         // of its compiler names the kernel (cl_runtime.hpp).
         opencl::CrashNotice notice("kernel '" + k.name + "' for its first launch");
+        cl::Event done;
+        rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, local, nullptr, &done);
+        wait_for(done);
+      } else if (c.module->polls || c.module->uses_printf || c.module->group_votes || !keep.empty() ||
+                 profile_) {
+        // A kernel that may loop forever is waited for here, so Ctrl-C ends
+        // this call; --profile waits too, so that the launch's time is its
+        // own row's.
+        cl::Event done;
         rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, local, nullptr, &done);
         wait_for(done);
       } else {
-        rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, local, nullptr, &done);
+        // Any other runs on while the host goes on (the next blocking step
+        // settles it), as chains of launches want; without an event, which
+        // costs PoCL a microsecond per launch.
+        rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, range, local);
+        unsettled_ = true;
       }
-      // A kernel that may loop forever is waited for here, so Ctrl-C ends
-      // this call; any other runs on while the host goes on (the next
-      // blocking step settles it), as the bench's chains of launches want.
-      // --profile waits too, so that the launch's time is its own row's.
-      if (c.module->polls || c.module->uses_printf || c.module->group_votes || !keep.empty() ||
-          profile_)
-        wait_for(done);
-      else pending_ = done;
     }
     end_printf(c);
     if (c.module->group_votes) {
@@ -656,7 +665,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       if (c.module->polls || c.module->uses_printf || !keep.empty() || profile_)
         wait_for(last);
       else
-        pending_ = last;
+        unsettled_ = true;
     };
     if (plan.to_stream && chunks == 1) {
       // Each output's block folded by one work-item, straight into the output:
