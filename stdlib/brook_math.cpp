@@ -15,8 +15,10 @@ namespace brook::stdlib::cr {
 // brook_math.h writes its fused multiply-adds out (BROOK_M_FMA): on a CPU
 // with FMA each entry point runs a clone whose fma is one instruction; the
 // default clone calls libm's fma, which computes the same correctly rounded
-// value, only slower.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// value, only slower. GCC only: clang 15 emits no symbol under the extern "C"
+// name of a target_clones function, so the gang forms' fallback calls would
+// not link; a clang build calls libm's fma here.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define BROOK_CR_SCALAR __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define BROOK_CR_SCALAR
