@@ -45,24 +45,34 @@ uint64_t HostPool::size_class(uint64_t bytes) {
   return (c + 4095) / 4096 * 4096;
 }
 
+std::byte* map_fresh_pages(uint64_t bytes) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+#ifdef MADV_HUGEPAGE
+  // Streams are touched whole: 2 MiB pages fault 512 times less often.
+  if (bytes >= kHugePage) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+  return static_cast<std::byte*>(p);
+}
+
+void unmap_fresh_pages(std::byte* data, uint64_t bytes) {
+  munmap(data, bytes);
+}
+
 std::byte* HostPool::map(uint64_t capacity) {
   if (capacity < kMapThreshold) {
     void* p = std::aligned_alloc(64, capacity);
     if (!p) throw std::bad_alloc();
     return static_cast<std::byte*>(p);
   }
-  void* p = mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  // Streams are touched whole: 2 MiB pages fault 512 times less often.
-  if (capacity >= kHugePage) madvise(p, capacity, MADV_HUGEPAGE);
-#endif
-  return static_cast<std::byte*>(p);
+  std::byte* p = map_fresh_pages(capacity);
+  if (!p) throw std::bad_alloc();
+  return p;
 }
 
 void HostPool::unmap(std::byte* data, uint64_t capacity) {
   if (capacity < kMapThreshold) std::free(data);
-  else munmap(data, capacity);
+  else unmap_fresh_pages(data, capacity);
 }
 
 HostBlock HostPool::get(uint64_t bytes, bool zero) {

@@ -49,6 +49,12 @@ struct HostPoolStats {
   uint64_t zeroed_bytes = 0; // bytes memset on reuse
 };
 
+// Fresh anonymous pages of `bytes` (zero, as the system hands them out), with
+// transparent huge pages asked for from 2 MiB; null when the system refuses.
+// Give them back with unmap_fresh_pages.
+std::byte* map_fresh_pages(uint64_t bytes);
+void unmap_fresh_pages(std::byte* data, uint64_t bytes);
+
 class HostPool {
  public:
   // Keeps at most `keep_bytes` of freed blocks for reuse; beyond that, frees.

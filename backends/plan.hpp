@@ -136,8 +136,8 @@ struct ReducePlan {
 // ceil(n / 1,024) operands, at least 64 and at most 1,000: every chunk is long
 // enough for a thread, a GPU's first pass gets a work-item per chunk, and no
 // chunk is longer than 1,000 (on PoCL a first pass of 1,024 chunks of 16,384
-// folded at half the speed of 16,777 chunks of 1,000: sum, 2026-12-04; not
-// 1,024, whose 4 KiB stride puts the JIT's eight chains in one cache set).
+// folded at half the speed of 16,777 chunks of 1,000: sum, bench/RESULTS.md,
+// 2026-12-04).
 constexpr int64_t fold_chunk(int64_t n) {
   if (n <= 256) return n;
   const int64_t g = (n + 1023) / 1024;

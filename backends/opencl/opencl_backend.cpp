@@ -4,8 +4,6 @@
 // once per specialisation key.
 #include "backends/opencl/opencl_backend.hpp"
 
-#include <sys/mman.h>
-
 #include "backends/opencl/cl_args.hpp"
 #include "backends/opencl/cl_groups.hpp"
 
@@ -40,12 +38,12 @@ namespace {
 // device that computes in host memory (CL_MEM_USE_HOST_PTR: PoCL uses them in
 // place). They go back when the driver destroys the buffer.
 struct ZeroPages {
-  void* data;
-  size_t bytes;
+  std::byte* data;
+  uint64_t bytes;
 };
 void CL_CALLBACK unmap_zero_pages(cl_mem, void* user) {
   std::unique_ptr<ZeroPages> pages(static_cast<ZeroPages*>(user));
-  munmap(pages->data, pages->bytes);
+  unmap_fresh_pages(pages->data, pages->bytes);
 }
 
 std::string point_text(const std::vector<int64_t>& v) {
@@ -177,23 +175,20 @@ class OpenCLBackend final : public Backend {
     if (!host_memory_ || bytes < kMinimum) return std::nullopt;
     const uint64_t c = HostPool::size_class(bytes);
     if (auto f = free_.find(c); f != free_.end() && !f->second.empty()) return std::nullopt;
-    void* p = mmap(nullptr, c, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return std::nullopt;
-#ifdef MADV_HUGEPAGE
-    if (c >= (uint64_t{2} << 20)) madvise(p, c, MADV_HUGEPAGE);  // as backends/host_pool.cpp
-#endif
+    std::byte* p = map_fresh_pages(c);
+    if (!p) return std::nullopt;
     auto pages = std::make_unique<ZeroPages>(ZeroPages{p, c});
     try {
       cl::Buffer b(rt_.context(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, c, p);
       if (clSetMemObjectDestructorCallback(b(), unmap_zero_pages, pages.get()) != CL_SUCCESS) {
         b = cl::Buffer();  // released before its pages are
-        munmap(p, c);
+        unmap_fresh_pages(p, c);
         return std::nullopt;
       }
       pages.release();  // the callback owns them now
       return Storage{std::move(b), bytes, c};
     } catch (const cl::Error&) {
-      munmap(p, c);
+      unmap_fresh_pages(p, c);
       return std::nullopt;
     }
   }
@@ -623,26 +618,6 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
   }
 }
 
-namespace {
-
-// The work-group size of a fold's launch (chunks x outputs work-items, each
-// folding its chunk in order): at most 64 work-items. Left to itself PoCL makes
-// one work-group of the largest local size dividing the range, and runs a
-// work-group on one thread: sum's first pass (1,024 chunks of 16,384) then
-// ran on one core of two, and sgm_path's 480 row minima too.
-cl::NDRange fold_groups(int64_t chunks, int64_t outputs) {
-  auto pow2_divisor = [](int64_t n, int64_t most) {
-    int64_t d = 1;
-    while (d * 2 <= most && n % (d * 2) == 0) d *= 2;
-    return d;
-  };
-  const int64_t x = pow2_divisor(chunks, 64);
-  const int64_t y = pow2_divisor(outputs, 64 / x);
-  return cl::NDRange(static_cast<size_t>(x), static_cast<size_t>(y));
-}
-
-}  // namespace
-
 void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result) {
   const ast::FuncDecl& f = plan.reducer->defined();
   Compiled& c = compile(opencl::reduce_key(plan), f.name, plan.loc, "reduce function '" + plan.reducer->name + "'",
@@ -674,7 +649,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       cl::Kernel& kern = c.kernel("brook_reduce_direct");
       set_args(kern, opencl::reduce_direct_args(plan, B), scratch, {}, keep);
       begin_printf(c);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(1, nout), fold_groups(1, nout),
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(1, nout), cl::NullRange,
                                        nullptr, &last);
       settle_stream(last);
       end_printf(c);
@@ -689,7 +664,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     {
       cl::Kernel& kern = c.kernel("brook_reduce_first");
       set_args(kern, opencl::reduce_first_args(plan, G, chunks, B), scratch, {cl::Buffer(), cur}, keep);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), fold_groups(chunks, nout),
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange,
                                        nullptr, &last);
     }
     // Each pass folds consecutive partials in order: operands never swap.
@@ -701,7 +676,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       cl::Buffer next = scratch.copies.back().buffer;
       cl::Kernel& kern = c.kernel("brook_reduce_next");
       set_args(kern, opencl::reduce_next_args(plan, n, G, chunks), scratch, {cur, next}, keep);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), fold_groups(chunks, nout),
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange,
                                        nullptr, &last);
       cur = next;
     }
