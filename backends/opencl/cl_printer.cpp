@@ -100,7 +100,12 @@ std::string ClPrinter::function(const FuncDecl& decl) {
   }
   sig += ")";
   std::string body;
+  const bool saved_counts = counts_polls_;
+  counts_polls_ = false;
   stmt(*f.body, 0, body);
+  // The iteration count that paces the polls (loop_body), one per function.
+  if (counts_polls_ && body.starts_with("{\n")) body = "{\n  uint brook_polls = 0u;\n" + body.substr(2);
+  counts_polls_ = saved_counts;
   voting_ = saved_voting;
   votes_ = std::move(saved_votes);
   current_ = saved;
@@ -160,11 +165,15 @@ std::string ClPrinter::init_list(const Expr& e, const Type* t) {
   return s + "}";
 }
 
-// Loops that may not end check the host's stop word once per iteration, so
+// Loops that may not end check the host's stop word every 256 iterations, so
 // an interrupt ends even `while (true) {}` (the backend then discards the
 // launch). A `volatile __global` read sees the host's store on PoCL's CPU
 // device, where the word is host memory (CL_MEM_USE_HOST_PTR); a discrete GPU
-// would need the buffer in host-visible memory for the same guarantee.
+// would need the buffer in host-visible memory for the same guarantee. Not
+// every iteration: on a GPU the volatile read goes to memory each time, and
+// it was a load in every iteration of mandelbrot's escape loop (an H200,
+// bench/RESULTS.md, 2026-12-04). A loop around a barrier still checks every
+// iteration, so that the whole group sees the word at the same iteration.
 void ClPrinter::loop_body(const Stmt& body, int indent, bool poll, std::string& out,
                           const std::string& guard) {
   if (!poll) {
@@ -172,7 +181,7 @@ void ClPrinter::loop_body(const Stmt& body, int indent, bool poll, std::string& 
     return;
   }
   m_.polls = true;
-  std::string stop = (guard.empty() ? "" : guard + " && ") + "*brook_stop";
+  std::string stop = guard.empty() ? "" : guard + " && ";
   // A loop around a barrier must stop for the whole group at once.
   bool barrier = false;
   if (voting_)
@@ -181,7 +190,12 @@ void ClPrinter::loop_body(const Stmt& body, int indent, bool poll, std::string& 
       barrier = barrier || (c && c->target == CallTarget::Builtin &&
                             static_cast<stdlib::Builtin>(c->builtin) == stdlib::Builtin::syncGroup);
     });
-  if (barrier) stop = "brook_vote((long)(" + stop + "), brook_vslots, brook_diverged, 0)";
+  if (barrier) {
+    stop = "brook_vote((long)(" + stop + "*brook_stop), brook_vslots, brook_diverged, 0)";
+  } else {
+    counts_polls_ = true;
+    stop += "(++brook_polls & 255u) == 0u && *brook_stop";
+  }
   out += pad(indent) + "{\n" + pad(indent + 1) + "if (" + stop + ") break;\n";
   stmt(body, indent + 1, out);
   out += pad(indent) + "}\n";

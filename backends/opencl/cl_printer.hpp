@@ -168,6 +168,7 @@ class ClPrinter {
   ClModule& m_;
   const ast::FuncDecl* current_ = nullptr;
   bool voting_ = false;               // the kernel being printed votes (cl_groups.hpp)
+  bool counts_polls_ = false;         // the function being printed declares brook_polls
   std::set<const ast::Stmt*> votes_;  // its decisions that vote
   std::set<const ast::FuncDecl*> in_progress_;
   std::map<const ast::VarDecl*, bool> assigned_;
