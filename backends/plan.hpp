@@ -156,6 +156,15 @@ struct GatherScatterPlan {
   const ast::FuncDecl* op = nullptr;  // a reduce function
 };
 
+// Everything in `plan` but which storages it binds and where it is in the
+// source, as numbers (replaces `out`'s contents): two launches with equal
+// signatures differ only in their streams' storage, so a backend may reuse
+// what it derived from the first plan (a compiled variant) for the second
+// without deriving it again. Pointers (kernel, element types) count by
+// identity; constants and host arrays' sizes by value.
+void plan_signature(const MapPlan& plan, std::vector<int64_t>& out);
+uint64_t signature_hash(const std::vector<int64_t>& sig);
+
 // For --dump-plans and `brook emit plan`.
 std::string describe(const MapPlan& plan);
 std::string describe(const ReducePlan& plan);

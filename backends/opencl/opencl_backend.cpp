@@ -17,6 +17,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <unordered_map>
 
 #include "backends/opencl/cl_interrupt.hpp"
 #include "backends/opencl/cl_launch.hpp"
@@ -194,7 +195,10 @@ class OpenCLBackend final : public Backend {
   }
   void give_back(Storage s) {
     constexpr uint64_t kKeep = uint64_t{1} << 30;
-    if (!s.capacity || cached_ + s.capacity > kKeep) return;  // the buffer is freed
+    if (!s.capacity || cached_ + s.capacity > kKeep) {  // the buffer is freed
+      ++buffers_freed_;
+      return;
+    }
     cached_ += s.capacity;
     free_[s.capacity].push_back(std::move(s.buffer));
   }
@@ -224,35 +228,73 @@ class OpenCLBackend final : public Backend {
                    std::initializer_list<cl::Buffer> slots, std::vector<cl::Buffer>& keep,
                    bool baked = false) {
     using Kind = opencl::ClArg::Kind;
+    // A remembered buffer handle names the same buffer only while no buffer
+    // has been freed since (a driver may hand the handle out again).
+    if (cache_epoch_ != buffers_freed_) {
+      arg_cache_.clear();
+      cache_epoch_ = buffers_freed_;
+    }
+    std::vector<ArgBytes>& last = arg_cache_[kern()];
+    // Sets argument i unless the kernel already holds these bytes from an
+    // earlier launch: a loop's launches mostly pass the same buffers and
+    // numbers again, and a driver's clSetKernelArg is not free (NVIDIA's
+    // more than PoCL's; winograd sets 20 per launch). Buffers made for one
+    // launch (uploaded bytes, a launch's own words) are set every time.
+    auto put = [&](cl_uint i, size_t size, const void* value, bool remember = true) {
+      if (i >= last.size()) last.resize(i + 1);
+      ArgBytes& held = last[i];
+      if (remember && size <= held.bytes.size()) {
+        if (held.size == size && std::memcmp(held.bytes.data(), value, size) == 0) return;
+        kern.setArg(i, size, value);
+        held.size = static_cast<uint8_t>(size);
+        std::memcpy(held.bytes.data(), value, size);
+      } else {
+        kern.setArg(i, size, value);
+        held.size = 0;  // too large to remember: set every time
+      }
+    };
+    auto put_buffer = [&](cl_uint i, const cl::Buffer& b, bool remember = true) {
+      const cl_mem m = b();
+      put(i, sizeof m, &m, remember);
+    };
     cl_uint i = 0;
     for (const opencl::ClArg& a : args) {
       if (!a.error.empty()) throw PlanError{scratch.loc, a.error};
       if (baked && a.shape) continue;
       switch (a.kind) {
-        case Kind::PrintBuffer: kern.setArg(i++, printf_buffer()); break;
-        case Kind::StopFlag: kern.setArg(i++, interrupt_.stop_buffer()); break;
+        case Kind::PrintBuffer: put_buffer(i++, printf_buffer()); break;
+        case Kind::StopFlag: put_buffer(i++, interrupt_.stop_buffer()); break;
         case Kind::Stream:
-          kern.setArg(i++, a.copy >= 0 ? scratch.copies.at(static_cast<size_t>(a.copy)).buffer
-                                       : storage(a.view->storage, scratch.loc).buffer);
+          put_buffer(i++, a.copy >= 0 ? scratch.copies.at(static_cast<size_t>(a.copy)).buffer
+                                      : storage(a.view->storage, scratch.loc).buffer);
           break;
         case Kind::HostBytes:
           keep.push_back(host_buffer(a.bytes->data(), a.bytes->size()));
-          kern.setArg(i++, keep.back());
+          put_buffer(i++, keep.back(), false);
           break;
         case Kind::Scratch:
-        case Kind::ErrorWord: kern.setArg(i++, *(slots.begin() + a.slot)); break;
-        case Kind::Long: kern.setArg(i++, static_cast<cl_long>(a.v[0])); break;
+        case Kind::ErrorWord: put_buffer(i++, *(slots.begin() + a.slot), false); break;
+        case Kind::Long: {
+          const cl_long v = a.v[0];
+          put(i++, sizeof v, &v);
+          break;
+        }
         case Kind::Long4: {
           cl_long4 v;
           for (size_t c = 0; c < 4; ++c) v.s[c] = a.v[c];
-          kern.setArg(i++, v);
+          put(i++, sizeof v, &v);
           break;
         }
-        case Kind::Value: kern.setArg(i++, a.type->size, a.bytes->data()); break;
+        case Kind::Value: put(i++, a.type->size, a.bytes->data()); break;
       }
     }
     return i;
   }
+  // The bytes a kernel argument was last set to (size 0: not known).
+  struct ArgBytes {
+    uint8_t size = 0;
+    std::array<std::byte, 32> bytes{};
+  };
   struct Compiled {
     std::unique_ptr<ClModule> module;
     cl::Program program;
@@ -331,10 +373,27 @@ class OpenCLBackend final : public Backend {
   Compiled& map_program(const MapPlan& plan, const opencl::ClArgs& args) {
     const ast::FuncDecl& k = plan.kernel->defined();
     const std::string what = "kernel '" + plan.kernel->name + "'";
+    // A launch of the same geometry as one before (a loop's) takes the
+    // variant that one took, without map_key's analyses and strings: those
+    // were half of brook's own cost per launch on PoCL.
+    const bool group = analysis::is_group_kernel(k);
+    uint64_t hash = 0;
+    if (!group) {
+      plan_signature(plan, signature_);
+      hash = signature_hash(signature_);
+      if (auto m = shaped_memo_.find(hash); m != shaped_memo_.end() && m->second.signature == signature_)
+        return *m->second.compiled;
+    }
     std::string key = opencl::map_key(plan, facts_);
-    if (!analysis::is_group_kernel(k)) {
+    if (!group) {
       std::string shaped = key + " shape" + opencl::map_shape(args);
-      if (auto f = compiled_.find(shaped); f != compiled_.end()) return f->second;
+      if (auto f = compiled_.find(shaped); f != compiled_.end()) {
+        // Only the final answer is kept: before its variant exists a shape's
+        // launches are still being counted.
+        if (shaped_memo_.size() >= kMemoEntries) shaped_memo_.clear();
+        shaped_memo_[hash] = Memo{signature_, &f->second};
+        return f->second;
+      }
       ShapeCounts& sc = shape_counts_[key];
       auto n = sc.launches.find(shaped);
       if (n == sc.launches.end() && sc.launches.size() < 64)
@@ -353,6 +412,17 @@ class OpenCLBackend final : public Backend {
     std::map<std::string, int> launches;  // by shaped key
     int variants = 0;
   };
+  struct Memo {
+    std::vector<int64_t> signature;  // plan_signature of the launch
+    Compiled* compiled = nullptr;    // its shape variant, in compiled_
+  };
+  static constexpr size_t kMemoEntries = 4096;  // then it starts again
+  std::unordered_map<uint64_t, Memo> shaped_memo_;  // by signature_hash
+  // Per kernel object (they live as long as compiled_), what set_args last set.
+  std::unordered_map<cl_kernel, std::vector<ArgBytes>> arg_cache_;
+  uint64_t buffers_freed_ = 0;  // storage and pool buffers freed so far
+  uint64_t cache_epoch_ = 0;    // buffers_freed_ when arg_cache_ was started
+  std::vector<int64_t> signature_;                  // this launch's, reused
 
   // The driver's first error, at the .br statement it comes from when the log names one.
   static PlanError build_failure(const ClModule& m, const opencl::BuildError& e, SourceLoc loc) {
