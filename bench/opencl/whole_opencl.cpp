@@ -10,6 +10,7 @@
 // and `#pragma unroll` on loops of a few constant iterations (PoCL's CPU driver
 // vectorises across work-items only a kernel with no loop left).
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -265,9 +266,35 @@ int sgm_path() {
   return 0;
 }
 
+// bench/launch/launch_small.br: N launches of a 1,000-element kernel, each
+// reading what the previous one wrote; whole_bench.py --launch times it
+// against brook's the same way, so the per-launch cost has a baseline.
+int launch_small(int n) {
+  Hand h("launch_small");
+  std::vector<float> host(1000);
+  for (int i = 0; i < 1000; ++i) host[i] = float(i);
+  cl::Buffer a = h.buffer(4000), b = h.buffer(4000);
+  h.rt.queue().enqueueWriteBuffer(a, CL_TRUE, 0, 4000, host.data());
+  cl::Kernel ab = h.kernel("halve_plus_one"), ba = h.kernel("halve_plus_one"), bb = h.kernel("halve_plus_one");
+  ab.setArg(0, a), ab.setArg(1, b), ba.setArg(0, b), ba.setArg(1, a), bb.setArg(0, b), bb.setArg(1, b);
+  for (int r = 0; r + 1 < n; r += 2) h.run(ab, cl::NDRange(1000)), h.run(ba, cl::NDRange(1000));
+  h.run(n % 2 ? ab : bb, cl::NDRange(1000));
+  h.read(b, 0, 1000, host.data());
+  std::printf("%d launches, b[7] = %f\n", n, double(host[7]));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "launch_small") {
+    try {
+      return launch_small(std::atoi(argv[2]));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 1;
+    }
+  }
   const std::map<std::string, std::function<int()>> all{{"saxpy", saxpy},
                                                         {"sum", sum},
                                                         {"blur3x3", blur3x3},
@@ -281,7 +308,7 @@ int main(int argc, char** argv) {
   if (it == all.end()) {
     std::fprintf(stderr,
                  "usage: brook_opencl_whole NAME (saxpy sum blur3x3 mandelbrot sgemm black_scholes "
-                 "invert_grey winograd sgm_path)\n");
+                 "invert_grey winograd sgm_path), or brook_opencl_whole launch_small N\n");
     return 2;
   }
   try {
