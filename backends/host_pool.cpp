@@ -14,7 +14,6 @@ namespace {
 // Below this, blocks come from the C heap (which has its own free lists); at
 // or above it, from mmap, whose fresh pages are zero.
 constexpr uint64_t kMapThreshold = uint64_t{256} << 10;
-constexpr uint64_t kHugePage = uint64_t{2} << 20;
 
 }  // namespace
 
@@ -45,13 +44,16 @@ uint64_t HostPool::size_class(uint64_t bytes) {
   return (c + 4095) / 4096 * 4096;
 }
 
+// No MADV_HUGEPAGE: where the system's THP defrag policy is `madvise` (Debian's
+// default), asking for huge pages makes the first touch compact memory
+// synchronously. Run right after another process (a C++ program, the next
+// benchmark), brook stalled there: sum 1.06-1.13 s instead of 0.88-0.97,
+// saxpy 1.18-1.38 instead of 0.89-1.00 (JIT, alternating with the C++
+// baseline, bench/RESULTS.md 2026-12-04). Plain pages fault 512 times more
+// often but never wait for compaction.
 std::byte* map_fresh_pages(uint64_t bytes) {
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return nullptr;
-#ifdef MADV_HUGEPAGE
-  // Streams are touched whole: 2 MiB pages fault 512 times less often.
-  if (bytes >= kHugePage) madvise(p, bytes, MADV_HUGEPAGE);
-#endif
   return static_cast<std::byte*>(p);
 }
 

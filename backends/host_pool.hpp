@@ -5,8 +5,8 @@
 // first touch, then unmapping them again) each time.
 //
 // Blocks come in size classes (four per power of two), so a freed block serves
-// any later request of its class. Large blocks are mmap'd with transparent huge
-// pages requested; fresh mappings are known to be zero, so zeroing is skipped
+// any later request of its class. Large blocks are mmap'd (plain pages, see
+// map_fresh_pages); fresh mappings are known to be zero, so zeroing is skipped
 // for them and done with one memset only for reused blocks (§4: streams start
 // zeroed).
 #pragma once
@@ -49,8 +49,8 @@ struct HostPoolStats {
   uint64_t zeroed_bytes = 0; // bytes memset on reuse
 };
 
-// Fresh anonymous pages of `bytes` (zero, as the system hands them out), with
-// transparent huge pages asked for from 2 MiB; null when the system refuses.
+// Fresh anonymous pages of `bytes` (zero, as the system hands them out);
+// null when the system refuses.
 // Give them back with unmap_fresh_pages.
 std::byte* map_fresh_pages(uint64_t bytes);
 void unmap_fresh_pages(std::byte* data, uint64_t bytes);
