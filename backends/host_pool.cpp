@@ -2,10 +2,13 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <new>
+#include <string>
 
 namespace brook {
 
@@ -44,16 +47,39 @@ uint64_t HostPool::size_class(uint64_t bytes) {
   return (c + 4095) / 4096 * 4096;
 }
 
-// No MADV_HUGEPAGE: where the system's THP defrag policy is `madvise` (Debian's
-// default), asking for huge pages makes the first touch compact memory
-// synchronously. Run right after another process (a C++ program, the next
-// benchmark), brook stalled there: sum 1.06-1.13 s instead of 0.88-0.97,
-// saxpy 1.18-1.38 instead of 0.89-1.00 (JIT, alternating with the C++
-// baseline, bench/RESULTS.md 2026-12-04). Plain pages fault 512 times more
-// often but never wait for compaction.
-std::byte* map_fresh_pages(uint64_t bytes) {
+// Huge pages only where asking for them costs no wait. Under THP defrag
+// `madvise` (Debian's default) or `always`, MADV_HUGEPAGE makes the first
+// touch compact memory synchronously, and right after another process (a C++
+// program, the next benchmark) brook stalled there: JIT sum 1.06-1.13 s
+// instead of 0.88-0.97, saxpy 1.18-1.38 instead of 0.89-1.00, alternating
+// with the C++ baseline (bench/RESULTS.md, 2026-12-04). Under `defer` or
+// `never` the kernel hands out a free huge page or a small one at once.
+bool huge_pages_without_waiting() {
+  static const bool ok = [] {
+    std::ifstream in("/sys/kernel/mm/transparent_hugepage/defrag");
+    std::string line;
+    if (!std::getline(in, line)) return false;
+    const size_t open = line.find('['), close = line.find(']');
+    if (open == std::string::npos || close == std::string::npos || close < open) return false;
+    const std::string policy = line.substr(open + 1, close - open - 1);
+    return policy == "defer" || policy == "never";
+  }();
+  return ok;
+}
+
+std::byte* map_fresh_pages(uint64_t bytes, uint64_t used) {
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return nullptr;
+#ifdef MADV_HUGEPAGE
+  if (huge_pages_without_waiting()) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+#ifdef MADV_POPULATE_WRITE
+  // A stream is written whole: its pages faulted in by one call instead of
+  // one fault each (162 MB: 40 ms instead of 59-70 ms); not the size class's
+  // slack beyond `used`. Best effort: an older kernel says EINVAL, a full
+  // one ENOMEM, and the pages fault in on first touch.
+  if (used) madvise(p, std::min((used + 4095) / 4096 * 4096, bytes), MADV_POPULATE_WRITE);
+#endif
   return static_cast<std::byte*>(p);
 }
 
@@ -61,13 +87,13 @@ void unmap_fresh_pages(std::byte* data, uint64_t bytes) {
   munmap(data, bytes);
 }
 
-std::byte* HostPool::map(uint64_t capacity) {
+std::byte* HostPool::map(uint64_t capacity, uint64_t used) {
   if (capacity < kMapThreshold) {
     void* p = std::aligned_alloc(64, capacity);
     if (!p) throw std::bad_alloc();
     return static_cast<std::byte*>(p);
   }
-  std::byte* p = map_fresh_pages(capacity);
+  std::byte* p = map_fresh_pages(capacity, used);
   if (!p) throw std::bad_alloc();
   return p;
 }
@@ -91,7 +117,7 @@ HostBlock HostPool::get(uint64_t bytes, bool zero) {
     }
     return HostBlock(this, p, c);
   }
-  std::byte* p = map(c);
+  std::byte* p = map(c, bytes);
   ++stats_.fresh;
   // mmap'd pages are zero; heap blocks are small and cheap to clear.
   if (zero && c < kMapThreshold) std::memset(p, 0, c);

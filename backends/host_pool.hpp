@@ -49,10 +49,10 @@ struct HostPoolStats {
   uint64_t zeroed_bytes = 0; // bytes memset on reuse
 };
 
-// Fresh anonymous pages of `bytes` (zero, as the system hands them out);
-// null when the system refuses.
+// Fresh anonymous pages of `bytes` (zero, as the system hands them out), the
+// first `used` bytes of them faulted in already; null when the system refuses.
 // Give them back with unmap_fresh_pages.
-std::byte* map_fresh_pages(uint64_t bytes);
+std::byte* map_fresh_pages(uint64_t bytes, uint64_t used);
 void unmap_fresh_pages(std::byte* data, uint64_t bytes);
 
 class HostPool {
@@ -76,7 +76,7 @@ class HostPool {
  private:
   friend class HostBlock;
   void put(std::byte* data, uint64_t capacity);
-  static std::byte* map(uint64_t capacity);
+  static std::byte* map(uint64_t capacity, uint64_t used);
   static void unmap(std::byte* data, uint64_t capacity);
 
   uint64_t keep_;

@@ -176,7 +176,7 @@ class OpenCLBackend final : public Backend {
     if (!host_memory_ || bytes < kMinimum) return std::nullopt;
     const uint64_t c = HostPool::size_class(bytes);
     if (auto f = free_.find(c); f != free_.end() && !f->second.empty()) return std::nullopt;
-    std::byte* p = map_fresh_pages(c);
+    std::byte* p = map_fresh_pages(c, bytes);
     if (!p) return std::nullopt;
     auto pages = std::make_unique<ZeroPages>(ZeroPages{p, c});
     try {
