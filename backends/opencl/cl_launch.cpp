@@ -336,7 +336,8 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
   // stores it among the partials, brook_reduce_direct (one chunk per output)
   // into the output view.
   std::string first = " {\n  long j = get_global_id(0), o = get_global_id(1);\n" + xprep +
-                      "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, B);\n";
+                      "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, B);\n"
+                      "  if (k >= B) return;  // the launch is padded to whole work-groups\n";
   if (one_d) {
     first += "  __global const uchar* s = src + (base + o * B * str.s3) * " + S + ";\n"
              "  " + T + " acc = " + ld + "(s + k * str.s3 * " + S + ");\n"
@@ -376,6 +377,7 @@ std::string reduce_source(const ReducePlan& plan, ClModule& m) {
                  "  long j = get_global_id(0), o = get_global_id(1);\n" +
                  xprep +
                  "  int4 brook_pos = (int4)(0);\n  long k = j * G, kend = min(k + G, n);\n"
+                 "  if (k >= n) return;  // the launch is padded to whole work-groups\n"
                  "  " +
                  T + " acc = " + ld + "(src + (o * n + k) * " + S +
                  ");\n"

@@ -688,6 +688,17 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
   }
 }
 
+namespace {
+
+// A fold pass's work-items, rounded up to a multiple of 64 (the extra ones
+// return at once): the driver picks a work-group size that divides the global
+// size, and sum's 16,777 chunks (19 x 883) left PoCL groups of 19.
+size_t padded(int64_t chunks) {
+  return static_cast<size_t>((chunks + 63) / 64 * 64);
+}
+
+}  // namespace
+
 void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> result) {
   const ast::FuncDecl& f = plan.reducer->defined();
   Compiled& c = compile(opencl::reduce_key(plan), f.name, plan.loc, "reduce function '" + plan.reducer->name + "'",
@@ -734,8 +745,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     {
       cl::Kernel& kern = c.kernel("brook_reduce_first");
       set_args(kern, opencl::reduce_first_args(plan, G, chunks, B), scratch, {cl::Buffer(), cur}, keep);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange,
-                                       nullptr, &last);
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(padded(chunks), nout),
+                                       cl::NullRange, nullptr, &last);
     }
     // Each pass folds consecutive partials in order: operands never swap.
     while (chunks > 1) {
@@ -746,8 +757,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       cl::Buffer next = scratch.copies.back().buffer;
       cl::Kernel& kern = c.kernel("brook_reduce_next");
       set_args(kern, opencl::reduce_next_args(plan, n, G, chunks), scratch, {cur, next}, keep);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(chunks, nout), cl::NullRange,
-                                       nullptr, &last);
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(padded(chunks), nout),
+                                       cl::NullRange, nullptr, &last);
       cur = next;
     }
     if (plan.to_stream) {
