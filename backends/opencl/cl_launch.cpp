@@ -212,6 +212,14 @@ std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts
             "  long brook_g = get_global_id(2);\n"
             "  brook_i p0 = (brook_i)(brook_g / brook_d1), p1 = (brook_i)(brook_g % brook_d1);\n";
   }
+  if (!group) {
+    // The launch's first dimension is padded to whole work-groups
+    // (opencl_backend.cpp's padded_range): the extra work-items end here.
+    std::string total = "brook_d0";
+    for (size_t d = 1; d < R; ++d) total += " * brook_d" + std::to_string(d);
+    body += flat ? "  if (brook_g >= " + total + ") return;\n"
+                 : "  if (" + p(R - 1) + " >= brook_d" + std::to_string(R - 1) + ") return;\n";
+  }
   std::vector<std::string> pos_comps;
   for (size_t i = 0; i < R; ++i) pos_comps.push_back(p(R - 1 - i));
   body += "  int4 brook_pos = (int4)(";
