@@ -48,12 +48,16 @@ uint64_t HostPool::size_class(uint64_t bytes) {
 }
 
 // Huge pages only where asking for them costs no wait. Under THP defrag
-// `madvise` (Debian's default) or `always`, MADV_HUGEPAGE makes the first
-// touch compact memory synchronously, and right after another process (a C++
-// program, the next benchmark) brook stalled there: JIT sum 1.06-1.13 s
-// instead of 0.88-0.97, saxpy 1.18-1.38 instead of 0.89-1.00, alternating
-// with the C++ baseline (bench/RESULTS.md, 2026-12-04). Under `defer` or
-// `never` the kernel hands out a free huge page or a small one at once.
+// `madvise` (Debian's default) or `always`, a MADV_HUGEPAGE region's first
+// touch may do reclaim and compaction synchronously, and right after another
+// process (a C++ program, the next benchmark) brook stalled there with up to
+// 1.2 s of system time: JIT sgm_path 0.80 s instead of 0.14-0.20, sum
+// 1.06-1.13 s instead of 0.88-0.97, with 5.7 GB of free 2 MiB blocks (on a
+// VM whose balloon reports free memory to the host, likely the cause; see
+// bench/RESULTS.md, 2026-12-04). Where no stall hits, huge pages are faster
+// (PoCL saxpy in place over 2 x 64 MB: 0.28 s against 0.48), but a stall
+// costs several runs' worth. Under `defer` or `never` the kernel hands out a
+// free huge page or a small one at once.
 bool huge_pages_without_waiting() {
   static const bool ok = [] {
     std::ifstream in("/sys/kernel/mm/transparent_hugepage/defrag");
