@@ -58,7 +58,7 @@ uint64_t HostPool::size_class(uint64_t bytes) {
 // (PoCL saxpy in place over 2 x 64 MB: 0.28 s against 0.48), but a stall
 // costs several runs' worth. Under `defer` or `never` the kernel hands out a
 // free huge page or a small one at once.
-bool huge_pages_without_waiting() {
+static bool huge_pages_without_waiting() {
   static const bool ok = [] {
     std::ifstream in("/sys/kernel/mm/transparent_hugepage/defrag");
     std::string line;

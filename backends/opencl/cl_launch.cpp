@@ -214,7 +214,7 @@ std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts
   }
   if (!group) {
     // The launch's first dimension is padded to whole work-groups
-    // (opencl_backend.cpp's padded_range): the extra work-items end here.
+    // (opencl_backend.cpp's padded_extent): the extra work-items end here.
     std::string total = "brook_d0";
     for (size_t d = 1; d < R; ++d) total += " * brook_d" + std::to_string(d);
     body += flat ? "  if (brook_g >= " + total + ") return;\n"

@@ -610,16 +610,11 @@ std::vector<OpenCLBackend::Storage> OpenCLBackend::run_copies(const std::vector<
 
 namespace {
 
-// A fold pass's work-items, rounded up to a multiple of 64 (the extra ones
-// return at once): the driver picks a work-group size that divides the global
-// size, and sum's 16,777 chunks (19 x 883) left PoCL groups of 19.
-size_t padded(int64_t chunks) {
-  return static_cast<size_t>((chunks + 63) / 64 * 64);
-}
-
-// A map launch's first dimension, rounded up the same way (to a multiple of
-// 8 below 256, where 64 would waste most of a small launch): saxpy over
-// 16,777,213 elements (a prime) ran 10x slower on PoCL than over 16,777,216.
+// A launch's first dimension rounded up to whole work-groups, 64 work-items
+// (8 below 256, where 64 would waste most of a small launch); the extra ones
+// return at once. The driver picks a work-group size that divides the global
+// size: sum's 16,777 fold chunks (19 x 883) gave PoCL groups of 19, and saxpy
+// over 16,777,213 elements (a prime) ran 10x slower than over 16,777,216.
 size_t padded_extent(int64_t n) {
   const int64_t step = n < 256 ? 8 : 64;
   return static_cast<size_t>((n + step - 1) / step * step);
@@ -756,7 +751,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     {
       cl::Kernel& kern = c.kernel("brook_reduce_first");
       set_args(kern, opencl::reduce_first_args(plan, G, chunks, B), scratch, {cl::Buffer(), cur}, keep);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(padded(chunks), nout),
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(padded_extent(chunks), nout),
                                        cl::NullRange, nullptr, &last);
     }
     // Each pass folds consecutive partials in order: operands never swap.
@@ -768,7 +763,7 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       cl::Buffer next = scratch.copies.back().buffer;
       cl::Kernel& kern = c.kernel("brook_reduce_next");
       set_args(kern, opencl::reduce_next_args(plan, n, G, chunks), scratch, {cur, next}, keep);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(padded(chunks), nout),
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(padded_extent(chunks), nout),
                                        cl::NullRange, nullptr, &last);
       cur = next;
     }
