@@ -615,7 +615,10 @@ namespace {
 // return at once. The driver picks a work-group size that divides the global
 // size: sum's 16,777 fold chunks (19 x 883) gave PoCL groups of 19, and saxpy
 // over 16,777,213 elements (a prime) ran 10x slower than over 16,777,216.
+// A multiple of 8 is left as it is: the driver then has a divisor of 8 or
+// more, and padding launch_small's 1,000 to 1,024 cost 1.2 us per launch.
 size_t padded_extent(int64_t n) {
+  if (n % 8 == 0) return static_cast<size_t>(n);
   const int64_t step = n < 256 ? 8 : 64;
   return static_cast<size_t>((n + step - 1) / step * step);
 }
