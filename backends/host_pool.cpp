@@ -9,6 +9,9 @@
 #include <fstream>
 #include <new>
 #include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 namespace brook {
 
@@ -17,6 +20,31 @@ namespace {
 // Below this, blocks come from the C heap (which has its own free lists); at
 // or above it, from mmap, whose fresh pages are zero.
 constexpr uint64_t kMapThreshold = uint64_t{256} << 10;
+
+// Runs work(first, count) over [0, bytes) cut into page-aligned pieces, one
+// per core (at most four) when there is enough to share. Faulting in or
+// clearing pages is per-page kernel work that parallelises: 162 MB took
+// 45-49 ms on one core here and 25-32 ms on two.
+void on_every_core(uint64_t bytes, void (*work)(std::byte*, uint64_t), std::byte* base) {
+  constexpr uint64_t kShareFrom = uint64_t{16} << 20;
+  const uint64_t cores = std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1, 4);
+  const uint64_t pieces = bytes < kShareFrom ? 1 : cores;
+  if (pieces == 1) {
+    work(base, bytes);
+    return;
+  }
+  const uint64_t piece = (bytes / pieces + 4095) / 4096 * 4096;
+  std::vector<std::jthread> helpers;
+  try {
+    for (uint64_t i = 1; i < pieces && i * piece < bytes; ++i)
+      helpers.emplace_back(work, base + i * piece, std::min(piece, bytes - i * piece));
+  } catch (const std::system_error&) {
+    // No thread to be had: the pieces not handed out are done here.
+    for (uint64_t i = helpers.size() + 1; i < pieces && i * piece < bytes; ++i)
+      work(base + i * piece, std::min(piece, bytes - i * piece));
+  }
+  work(base, std::min(piece, bytes));
+}
 
 }  // namespace
 
@@ -82,7 +110,12 @@ std::byte* map_fresh_pages(uint64_t bytes, uint64_t used) {
   // one fault each (162 MB: 40 ms instead of 59-70 ms); not the size class's
   // slack beyond `used`. Best effort: an older kernel says EINVAL, a full
   // one ENOMEM, and the pages fault in on first touch.
-  if (used) madvise(p, std::min((used + 4095) / 4096 * 4096, bytes), MADV_POPULATE_WRITE);
+  if (used) {
+    on_every_core(
+        std::min((used + 4095) / 4096 * 4096, bytes),
+        [](std::byte* first, uint64_t n) { madvise(first, n, MADV_POPULATE_WRITE); },
+        static_cast<std::byte*>(p));
+  }
 #endif
   return static_cast<std::byte*>(p);
 }
@@ -116,7 +149,8 @@ HostBlock HostPool::get(uint64_t bytes, bool zero) {
     cached_ -= c;
     ++stats_.reused;
     if (zero) {
-      std::memset(p, 0, bytes ? bytes : 1);
+      on_every_core(
+          bytes ? bytes : 1, [](std::byte* first, uint64_t n) { std::memset(first, 0, n); }, p);
       stats_.zeroed_bytes += bytes;
     }
     return HostBlock(this, p, c);
