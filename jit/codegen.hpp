@@ -69,6 +69,10 @@ struct MapShape {
 void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape& shape,
               const std::string& entry_name, bool fp_relaxed, const SpmdTuning& spmd);
 
+// A function attribute: the JIT's brook-scalarize pass leaves the function's
+// vectors whole (compiler.cpp).
+inline constexpr const char* kKeepVectorsAttr = "brook-keep-vectors";
+
 // Emits `entry_name` = the fold function of `reducer`. `extra` describes every
 // parameter (input and reduce parameters included, their shapes unused).
 // With lanes > 1 the fold keeps `lanes` accumulators (contiguous at acc) and

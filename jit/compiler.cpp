@@ -43,6 +43,7 @@
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/TargetParser/Host.h>
 
+#include "jit/codegen.hpp"
 #include "stdlib/brook_math.hpp"
 
 namespace brook::jit {
@@ -170,6 +171,19 @@ static size_t instruction_count(const llvm::Module& m) {
 // the approximate-functions flag (#pragma brook fp_relaxed). libmvec's
 // results differ from libm's in the last bits, and strict kernels must print
 // what the interpreter prints.
+// brook-scalarize: LLVM's Scalarizer (loads and stores too), except on
+// functions marked kKeepVectorsAttr, whose wide vectors are written on
+// purpose (emit_fold's register transpose) and would come back as hundreds
+// of scalar loads.
+struct BrookScalarizePass : llvm::PassInfoMixin<BrookScalarizePass> {
+  llvm::PreservedAnalyses run(llvm::Function& f, llvm::FunctionAnalysisManager& am) {
+    if (f.hasFnAttribute(kKeepVectorsAttr)) return llvm::PreservedAnalyses::all();
+    llvm::ScalarizerPassOptions so;
+    so.ScalarizeLoadStore = true;
+    return llvm::ScalarizerPass(so).run(f, am);
+  }
+};
+
 struct StrictVectorLibraryPass : llvm::PassInfoMixin<StrictVectorLibraryPass> {
   llvm::PreservedAnalyses run(llvm::Function& f, llvm::FunctionAnalysisManager&) {
     bool changed = false;
@@ -278,9 +292,7 @@ struct JitCompiler::Impl {
         return true;
       }
       if (name != "brook-scalarize") return false;
-      llvm::ScalarizerPassOptions so;
-      so.ScalarizeLoadStore = true;
-      fpm.addPass(llvm::ScalarizerPass(so));
+      fpm.addPass(BrookScalarizePass());
       return true;
     });
     // brook-loop-unroll-full: full unrolling with -O3's thresholds (the

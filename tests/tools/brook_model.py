@@ -1829,6 +1829,25 @@ def _(out):
                reduce_to_value(q, fsum))
 
 
+@test("s7_reduce_step_order")
+def _(out):
+    def ramp(n, rows=1):
+        return [(i * 2654435761 + 12345) & 0xffffffff for i in range(n * rows)]
+
+    def rampf(n, rows=1):
+        return [F(1) + F(i % 1000) * F(0.001) for i in range(n * rows)]
+
+    mix = lambda acc, x: ((acc * 31) & 0xffffffff) ^ x  # noqa: E731
+    # A double square root rounded to float is the float square root.
+    root = lambda acc, x: F(math.sqrt(float(acc))) + x  # noqa: E731
+    hs = [fold(ramp(n), mix) for n in (4096, 100003, 1048583)]
+    hs.append(fold(ramp(1000, 300), mix))
+    fs = [fold(rampf(n), root) for n in (4096, 1048583)]
+    fs.append(fold(rampf(1000, 300), root))
+    out.printf("mix %u %u %u %u\n", *hs)
+    out.printf("root %.9g %.9g %.9g\n", *fs)
+
+
 @test("s7_reduce_float_regrouping")
 def _(out):
     h = [F(1) + F(i % 1000) * F(0.001) + F(i % 7) * F(1e-5) for i in range(100000)]
