@@ -114,11 +114,41 @@ BROOK_M_FN double brook_m_exp_d(float x) {
 // The gang form computes core on every lane at once and calls brook_F only on
 // the lanes that are not plain, so both forms give the same bits by
 // construction (and check_math --gang compares them on all 2^32 inputs).
+// exp's own reduction: 2^(j/16) from sixteen entries (a table the JIT's
+// AVX-512 gang form keeps in two registers, one permute per eight lanes
+// instead of a gather), so |r| <= ln2/32 and expm1(r) needs Taylor to r^7
+// (truncation below 2^-59). Over every plain argument it gives the same
+// float as brook_m_exp_d (check_math and a comparison of both on all
+// 2,239,889,440 arguments in [-104, 89]: 0 differences).
+BROOK_M_TABLE double brook_m_exp2_16[16] = {
+    0x1.0000000000000p+0, 0x1.0b5586cf9890fp+0, 0x1.172b83c7d517bp+0, 0x1.2387a6e756238p+0,
+    0x1.306fe0a31b715p+0, 0x1.3dea64c123422p+0, 0x1.4bfdad5362a27p+0, 0x1.5ab07dd485429p+0,
+    0x1.6a09e667f3bcdp+0, 0x1.7a11473eb0187p+0, 0x1.8ace5422aa0dbp+0, 0x1.9c49182a3f090p+0,
+    0x1.ae89f995ad3adp+0, 0x1.c199bdd85529cp+0, 0x1.d5818dcfba487p+0, 0x1.ea4afa2a490dap+0};
+
 BROOK_M_FN int brook_m_expf_plain(float x) {
   return (x >= -104.0f) & (x <= 89.0f);  // NaN is not plain
 }
+// The steps below are the ones brook_math_gang.cpp's AVX-512 form spells in
+// intrinsics, operation for operation: change both or neither.
 BROOK_M_FN float brook_m_expf_core(float x) {
-  return (float)brook_m_exp_d(x);
+  double s = (double)x * 0x1.71547652b82fep+4 + 0x1.8p52;  // k = round(x * 16/ln2)
+  double kd = s - 0x1.8p52;
+  brook_m_i32 k = (brook_m_i32)(brook_m_u32)BROOK_M_D2U(s);
+  // Cody-Waite with ln2/16 = hi + lo, hi of 38 bits: kd * hi is exact.
+  double r = BROOK_M_FMA(-kd, 0x1.62e42fefa0000p-5, (double)x);
+  r = BROOK_M_FMA(-kd, 0x1.cf79abc9e3b3ap-44, r);
+  double q = BROOK_M_FMA(r, 0x1.a01a01a01a01ap-13, 0x1.6c16c16c16c17p-10);
+  q = BROOK_M_FMA(r, q, 0x1.1111111111111p-7);
+  q = BROOK_M_FMA(r, q, 0x1.5555555555555p-5);
+  q = BROOK_M_FMA(r, q, 0x1.5555555555555p-3);
+  q = BROOK_M_FMA(r, q, 0x1.0000000000000p-1);
+  double p = BROOK_M_FMA(r * r, q, r);
+  double tj = brook_m_exp2_16[k & 15];
+  // floor(k / 16), with an unsigned shift (k + 2^14 > 0): no signed shift.
+  brook_m_i32 e = (brook_m_i32)(((brook_m_u32)(k + 16384)) >> 4) - 1024;
+  double y = BROOK_M_FMA(tj, p, tj);
+  return (float)(y * BROOK_M_U2D((brook_m_u64)(e + 1023) << 52));
 }
 BROOK_M_FN float brook_expf(float x) {
   if (brook_m_expf_plain(x)) return brook_m_expf_core(x);
@@ -377,11 +407,55 @@ BROOK_M_FN int brook_m_logf_plain(float x) {
   return brook_m_log_normal(x) & (ix != 0x3c413d3au) & (ix != 0x41178febu) & (ix != 0x4c5d65a5u) &
          (ix != 0x65d890d3u) & (ix != 0x6f31a8ecu);
 }
-// For finite x > 0.
+// log's own split: the same z, in 16 subintervals of 2^19 ulps (a table the
+// JIT's AVX-512 gang form keeps in registers: one permute per eight lanes
+// instead of a gather), so |r| < 0.033 and log1p(r) needs Taylor to r^11.
+// invc are floats again (1 in the subinterval holding 1). Over every
+// positive float it gives the same result as brook_m_log_split's 128
+// subintervals except on the five hard cases, which brook_logf answers from
+// its table either way (all 2,139,095,039 positive finite floats compared).
+BROOK_M_TABLE double brook_m_log_invc16[16] = {
+    0x1.661ec60000000p+0, 0x1.571ed40000000p+0, 0x1.49539e0000000p+0, 0x1.3c995a0000000p+0,
+    0x1.30d1900000000p+0, 0x1.25e2280000000p+0, 0x1.1bb4a40000000p+0, 0x1.12358e0000000p+0,
+    0x1.0953f40000000p+0, 0x1.0000000000000p+0, 0x1.e573ac0000000p-1, 0x1.ca4b300000000p-1,
+    0x1.b203640000000p-1, 0x1.9c2d140000000p-1, 0x1.886e600000000p-1, 0x1.767dce0000000p-1};
+BROOK_M_TABLE double brook_m_log_logc16[16] = {-0x1.57bf73648d1f4p-2, -0x1.2bef087dc9353p-2,
+                                               -0x1.01eae4aa6c690p-2, -0x1.b31d83a5bce39p-3,
+                                               -0x1.6574eb68c133ap-3, -0x1.1aa2bea23f6fcp-3,
+                                               -0x1.a4e763cb1bc38p-4, -0x1.1973b6346554fp-4,
+                                               -0x1.252f4078d1811p-5, 0x0.0p+0,
+                                               0x1.b42de091971d5p-5,  0x1.c5e54bf5bc748p-4,
+                                               0x1.526e5e5a1b438p-3,  0x1.bc286be2d8cecp-3,
+                                               0x1.1058bd1ae4ae2p-2,  0x1.404309206a7e5p-2};
+
+// For finite x > 0. brook_math_gang.cpp's AVX-512 form spells the same
+// operations in intrinsics (for normal x): change both or neither.
 BROOK_M_FN float brook_m_logf_core(float x) {
-  brook_m_log_parts q = brook_m_log_split(x);
+  brook_m_i32 adj = 0;
+  if (BROOK_M_F2U(x) < 0x00800000u) {  // subnormal: scale into the normal range
+    x = x * 0x1p23f;
+    adj = -23;
+  }
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  brook_m_u32 ux = ix - 0x3f330000u;
+  brook_m_u32 top = ux & 0xff800000u;
+  brook_m_i32 i = (brook_m_i32)((ux >> 19) & 15u);
+  double z = (double)BROOK_M_U2F(ix - top);
+  double r = BROOK_M_FMA(z, brook_m_log_invc16[i], -1.0);  // exact
+  double q = BROOK_M_FMA(r, 0x1.745d1745d1746p-4, -0x1.999999999999ap-4);
+  q = BROOK_M_FMA(r, q, 0x1.c71c71c71c71cp-4);
+  q = BROOK_M_FMA(r, q, -0x1.0000000000000p-3);
+  q = BROOK_M_FMA(r, q, 0x1.2492492492492p-3);
+  q = BROOK_M_FMA(r, q, -0x1.5555555555555p-3);
+  q = BROOK_M_FMA(r, q, 0x1.999999999999ap-3);
+  q = BROOK_M_FMA(r, q, -0x1.0000000000000p-2);
+  q = BROOK_M_FMA(r, q, 0x1.5555555555555p-2);
+  q = BROOK_M_FMA(r, q, -0x1.0000000000000p-1);
+  double p = BROOK_M_FMA(r * r, q, r);
+  double e = (double)((brook_m_i32)top / 0x800000 + adj);  // exact: top is a multiple of 2^23
+  double l = brook_m_log_logc16[i] + p;
   // ln2 = hi + lo, hi with 44 bits, so e * hi is exact.
-  return (float)BROOK_M_FMA(q.e, 0x1.62e42fefa3800p-1, BROOK_M_FMA(q.e, 0x1.ef35793c76730p-45, q.l));
+  return (float)BROOK_M_FMA(e, 0x1.62e42fefa3800p-1, BROOK_M_FMA(e, 0x1.ef35793c76730p-45, l));
 }
 BROOK_M_FN float brook_logf(float x) {
   if (brook_m_logf_plain(x)) return brook_m_logf_core(x);

@@ -19,6 +19,22 @@
 // errno, which brook never reads.
 #include "stdlib/brook_math_gang.hpp"
 
+#include <initializer_list>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// GCC 12 reports the AVX-512 headers' deliberately undefined operands
+// (_mm512_undefined_pd in the set and convert intrinsics) as maybe
+// uninitialised once inlined: a false positive, silenced for the header only.
+#if !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#if !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
+
 namespace brook::stdlib::cr {
 #include "stdlib/brook_math.h"
 }  // namespace brook::stdlib::cr
@@ -75,11 +91,131 @@ template <int (*Plain)(float), float (*Core)(float), float (*Full)(float)>
 #define BROOK_GANG_AVX512(F)
 #endif
 
+#if defined(__x86_64__) && defined(__GNUC__)
+namespace {
+
+// brook_m_expf_core on eight lanes, the same IEEE operations in the same
+// order (so the same bits), with brook_m_exp2_16 held in two registers: the
+// lookup is one two-source permute (vpermt2pd) instead of a gather, and 2^e
+// is added to the exponent field (exact, as the scalar's multiplication is:
+// the product is a normal double for every plain argument). GCC's own
+// vectorisation of the scalar text gathers; this runs at 0.57 ns per element
+// against 0.98 (32-lane calls, one core of this Skylake-AVX512).
+[[gnu::target("avx512f,avx512dq,avx512vl,avx512bw"), gnu::always_inline]] inline __m512d exp_core8(
+    __m512d x, __m512d table_lo, __m512d table_hi) {
+  const __m512d shifter = _mm512_set1_pd(0x1.8p52);
+  const __m512d s = _mm512_add_pd(_mm512_mul_pd(x, _mm512_set1_pd(0x1.71547652b82fep+4)), shifter);
+  const __m512d kd = _mm512_sub_pd(s, shifter);
+  __m512d r = _mm512_fnmadd_pd(kd, _mm512_set1_pd(0x1.62e42fefa0000p-5), x);
+  r = _mm512_fnmadd_pd(kd, _mm512_set1_pd(0x1.cf79abc9e3b3ap-44), r);
+  __m512d q = _mm512_fmadd_pd(r, _mm512_set1_pd(0x1.a01a01a01a01ap-13),
+                              _mm512_set1_pd(0x1.6c16c16c16c17p-10));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(0x1.1111111111111p-7));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(0x1.5555555555555p-5));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(0x1.5555555555555p-3));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(0x1.0000000000000p-1));
+  const __m512d p = _mm512_fmadd_pd(_mm512_mul_pd(r, r), q, r);
+  // k is the low 32 bits of s: its low four pick the entry, the rest is e.
+  const __m512i bits = _mm512_castpd_si512(s);
+  const __m512d tj = _mm512_permutex2var_pd(table_lo, bits, table_hi);
+  const __m512d y = _mm512_fmadd_pd(tj, p, tj);
+  const __m512i e = _mm512_srai_epi64(_mm512_slli_epi64(bits, 32), 36);  // floor(k / 16)
+  return _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(y), _mm512_slli_epi64(e, 52)));
+}
+
+// brook_m_logf_core on eight normal lanes (ix: their bits), likewise the
+// scalar's operations in order, both tables in registers.
+[[gnu::target("avx512f,avx512dq,avx512vl,avx512bw"), gnu::always_inline]] inline __m512d log_core8(
+    __m256i ix, __m512d invc_lo, __m512d invc_hi, __m512d logc_lo, __m512d logc_hi) {
+  const __m256i ux = _mm256_sub_epi32(ix, _mm256_set1_epi32(0x3f330000));
+  const __m256i top = _mm256_and_si256(ux, _mm256_set1_epi32(static_cast<int>(0xff800000u)));
+  const __m512i i = _mm512_cvtepu32_epi64(_mm256_srli_epi32(ux, 19));  // the permutes read 4 bits
+  const __m512d z = _mm512_cvtps_pd(_mm256_castsi256_ps(_mm256_sub_epi32(ix, top)));
+  const __m512d r =
+      _mm512_fmadd_pd(z, _mm512_permutex2var_pd(invc_lo, i, invc_hi), _mm512_set1_pd(-1.0));
+  __m512d q = _mm512_fmadd_pd(r, _mm512_set1_pd(0x1.745d1745d1746p-4),
+                              _mm512_set1_pd(-0x1.999999999999ap-4));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(0x1.c71c71c71c71cp-4));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(-0x1.0000000000000p-3));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(0x1.2492492492492p-3));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(-0x1.5555555555555p-3));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(0x1.999999999999ap-3));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(-0x1.0000000000000p-2));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(0x1.5555555555555p-2));
+  q = _mm512_fmadd_pd(r, q, _mm512_set1_pd(-0x1.0000000000000p-1));
+  const __m512d p = _mm512_fmadd_pd(_mm512_mul_pd(r, r), q, r);
+  const __m512d e = _mm512_cvtepi32_pd(_mm256_srai_epi32(top, 23));
+  const __m512d l = _mm512_add_pd(_mm512_permutex2var_pd(logc_lo, i, logc_hi), p);
+  return _mm512_fmadd_pd(e, _mm512_set1_pd(0x1.62e42fefa3800p-1),
+                         _mm512_fmadd_pd(e, _mm512_set1_pd(0x1.ef35793c76730p-45), l));
+}
+
+}  // namespace
+
+extern "C" [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw")]] void brook_cr_logf_gang_avx512(
+    const float* in, float* out, int n) {
+  const __m512d invc_lo = _mm512_loadu_pd(cr::brook_m_log_invc16);
+  const __m512d invc_hi = _mm512_loadu_pd(cr::brook_m_log_invc16 + 8);
+  const __m512d logc_lo = _mm512_loadu_pd(cr::brook_m_log_logc16);
+  const __m512d logc_hi = _mm512_loadu_pd(cr::brook_m_log_logc16 + 8);
+  for (int base = 0; base < n; base += 16) {
+    const int m = n - base < 16 ? n - base : 16;
+    const __mmask16 live = static_cast<__mmask16>((1u << m) - 1u);
+    const __m512i x = _mm512_maskz_loadu_epi32(live, in + base);
+    // brook_m_logf_plain: normal, positive, finite, and not one of the hard cases.
+    __mmask16 plain = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(x, _mm512_set1_epi32(0x00800000)),
+                                              _mm512_set1_epi32(0x7f000000));
+    for (unsigned hard : {0x3c413d3au, 0x41178febu, 0x4c5d65a5u, 0x65d890d3u, 0x6f31a8ecu})
+      plain = _mm512_mask_cmpneq_epi32_mask(plain, x, _mm512_set1_epi32(static_cast<int>(hard)));
+    const __m512i xc = _mm512_mask_blend_epi32(plain, _mm512_set1_epi32(0x3f800000), x);  // 1.0f
+    const __m512d lo = log_core8(_mm512_castsi512_si256(xc), invc_lo, invc_hi, logc_lo, logc_hi);
+    const __m512d hi =
+        log_core8(_mm512_extracti64x4_epi64(xc, 1), invc_lo, invc_hi, logc_lo, logc_hi);
+    const __m512 y =
+        _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)), _mm512_cvtpd_ps(hi), 1);
+    _mm512_mask_storeu_ps(out + base, live, y);
+    for (unsigned rest = live & ~static_cast<unsigned>(plain); rest; rest &= rest - 1) {
+      const int i = __builtin_ctz(rest);
+      out[base + i] = brook_cr_logf(in[base + i]);
+    }
+  }
+}
+
+extern "C" [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw")]] void brook_cr_expf_gang_avx512(
+    const float* in, float* out, int n) {
+  const __m512d table_lo = _mm512_loadu_pd(cr::brook_m_exp2_16);
+  const __m512d table_hi = _mm512_loadu_pd(cr::brook_m_exp2_16 + 8);
+  for (int base = 0; base < n; base += 16) {
+    const int m = n - base < 16 ? n - base : 16;
+    const __mmask16 live = static_cast<__mmask16>((1u << m) - 1u);
+    const __m512 x = _mm512_maskz_loadu_ps(live, in + base);
+    // brook_m_expf_plain: -104 <= x <= 89, false for NaN.
+    const __mmask16 plain =
+        _mm512_mask_cmp_ps_mask(_mm512_cmp_ps_mask(x, _mm512_set1_ps(-104.0f), _CMP_GE_OQ), x,
+                                _mm512_set1_ps(89.0f), _CMP_LE_OQ);
+    const __m512 xc = _mm512_mask_blend_ps(plain, _mm512_set1_ps(0.5f), x);
+    const __m512d lo = exp_core8(_mm512_cvtps_pd(_mm512_castps512_ps256(xc)), table_lo, table_hi);
+    const __m512d hi = exp_core8(
+        _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(xc), 1))),
+        table_lo, table_hi);
+    const __m512 y =
+        _mm512_insertf32x8(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo)), _mm512_cvtpd_ps(hi), 1);
+    _mm512_mask_storeu_ps(out + base, live, y);
+    for (unsigned rest = live & ~static_cast<unsigned>(plain); rest; rest &= rest - 1) {
+      const int i = __builtin_ctz(rest);
+      out[base + i] = brook_cr_expf(in[base + i]);
+    }
+  }
+}
+#endif
+
 extern "C" {
 #define BROOK_GANG(F) BROOK_GANG_BASE(F) BROOK_GANG_AVX2(F) BROOK_GANG_AVX512(F)
-BROOK_GANG(expf)
+BROOK_GANG_BASE(expf)
+BROOK_GANG_AVX2(expf)
 BROOK_GANG(exp2f)
-BROOK_GANG(logf)
+BROOK_GANG_BASE(logf)
+BROOK_GANG_AVX2(logf)
 BROOK_GANG(log2f)
 BROOK_GANG(log10f)
 BROOK_GANG(sinhf)

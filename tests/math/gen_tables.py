@@ -19,6 +19,14 @@ def f32(v):
 print("// 2^(j/64), j = 0..63")
 print(",\n".join(d(mpf(2) ** (mpf(j) / 64)) for j in range(64)))
 
+print("// 2^(j/16), j = 0..15 (expf's own table)")
+print(",\n".join(d(mpf(2) ** (mpf(j) / 16)) for j in range(16)))
+# ln2/16 split likewise (expf): hi has 38 significant bits.
+c16 = ln2 / 16
+e16 = int(floor(log(c16, 2)))
+hi16 = floor(c16 * mpf(2) ** (37 - e16)) / mpf(2) ** (37 - e16)
+print("LN2_16_HI", d(hi16), "LN2_16_LO", d(c16 - hi16), "INV_LN2_16", d(16 / ln2))
+
 # ln2/64 split for Cody-Waite: hi has 38 significant bits, so k * hi is exact for |k| < 2^15.
 c = ln2 / 64
 e = int(floor(log(c, 2)))
@@ -47,6 +55,18 @@ print("// invc (floats, so z * invc is exact in double)")
 print(",\n".join(d(v) for v in inv))
 print("// logc = -log(invc)")
 print(",\n".join(d(v) for v in lc))
+# logf's own split: 16 subintervals of 2^19 ulps; invc = 1 in the one holding 1.
+inv16, lc16 = [], []
+for i in range(16):
+    mid = OFF + i * (1 << 19) + (1 << 18)
+    cz = struct.unpack('<f', struct.pack('<I', mid))[0]
+    ic = 1.0 if i == 9 else f32(1 / mpf(cz))
+    inv16.append(ic)
+    lc16.append(-log(mpf(ic)))
+print("// invc16 (floats)")
+print(",\n".join(d(v) for v in inv16))
+print("// logc16 = -log(invc16)")
+print(",\n".join(d(v) for v in lc16))
 print("log1p Taylor (-1)^(n+1)/n:", [d(mpf((-1) ** (n + 1)) / n) for n in range(2, 12)])
 
 # sin/cos/tan: 2/pi in chunks of 28 bits, C_i = c_i * 2^(-28 (i + 1)), so that
