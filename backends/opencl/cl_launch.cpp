@@ -94,7 +94,7 @@ std::string map_key(const MapPlan& plan, KernelFacts& facts) {
   std::string k = "map " + ptr_text(&plan.kernel->defined()) + " r" +
                   std::to_string(plan.domain.size()) + (narrow_ok(plan) ? "n" : "w") +
                   (exact_ok(plan) ? "x" + std::to_string(position_limit(plan)) : "f") +
-                  (flat_ok(plan, facts) ? "l" : "");
+                  (flat_ok(plan, facts) ? "l" : "") + (map_padded(plan, facts) ? "p" : "");
   k += " u";
   for (const auto& [access, inside] : unclamped_accesses(plan, facts)) k += inside ? "1" : "0";
   for (int p : small_integral_constants(plan)) k += " ic" + std::to_string(p);
@@ -212,9 +212,9 @@ std::string map_source_impl(const MapPlan& plan, ClModule& m, KernelFacts& facts
             "  long brook_g = get_global_id(2);\n"
             "  brook_i p0 = (brook_i)(brook_g / brook_d1), p1 = (brook_i)(brook_g % brook_d1);\n";
   }
-  if (!group) {
+  if (map_padded(plan, facts)) {
     // The launch's first dimension is padded to whole work-groups
-    // (opencl_backend.cpp's padded_extent): the extra work-items end here.
+    // (padded_extent): the extra work-items end here.
     std::string total = "brook_d0";
     for (size_t d = 1; d < R; ++d) total += " * brook_d" + std::to_string(d);
     body += flat ? "  if (brook_g >= " + total + ") return;\n"

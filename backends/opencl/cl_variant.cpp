@@ -10,6 +10,7 @@
 #include "backends/instance.hpp"
 #include "backends/opencl/cl_walk.hpp"
 #include "backends/view_layout.hpp"
+#include "lang/analysis_group.hpp"
 #include "stdlib/builtins.hpp"
 
 namespace brook::opencl {
@@ -238,6 +239,20 @@ bool flat_ok(const MapPlan& plan, KernelFacts& facts) {
     }
   }
   return !facts.uses_position(*plan.kernel);
+}
+
+size_t padded_extent(int64_t n) {
+  if (n % 8 == 0) return static_cast<size_t>(n);
+  const int64_t step = n < 256 ? 8 : 64;
+  return static_cast<size_t>((n + step - 1) / step * step);
+}
+
+bool map_padded(const MapPlan& plan, KernelFacts& facts) {
+  if (analysis::is_group_kernel(plan.kernel->defined())) return false;
+  const Extents& dom = plan.domain;
+  if (dom.empty()) return false;
+  const int64_t first = dom.size() == 1 || flat_ok(plan, facts) ? element_count(dom) : dom.back();
+  return padded_extent(first) != static_cast<size_t>(first);
 }
 
 }  // namespace brook::opencl

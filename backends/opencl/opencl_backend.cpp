@@ -608,23 +608,6 @@ std::vector<OpenCLBackend::Storage> OpenCLBackend::run_copies(const std::vector<
   return scratch;
 }
 
-namespace {
-
-// A launch's first dimension rounded up to whole work-groups, 64 work-items
-// (8 below 256, where 64 would waste most of a small launch); the extra ones
-// return at once. The driver picks a work-group size that divides the global
-// size: sum's 16,777 fold chunks (19 x 883) gave PoCL groups of 19, and saxpy
-// over 16,777,213 elements (a prime) ran 10x slower than over 16,777,216.
-// A multiple of 8 is left as it is: the driver then has a divisor of 8 or
-// more, and padding launch_small's 1,000 to 1,024 cost 1.2 us per launch.
-size_t padded_extent(int64_t n) {
-  if (n % 8 == 0) return static_cast<size_t>(n);
-  const int64_t step = n < 256 ? 8 : 64;
-  return static_cast<size_t>((n + step - 1) / step * step);
-}
-
-}  // namespace
-
 void OpenCLBackend::run_map(const MapPlan& plan) {
   const ast::FuncDecl& k = plan.kernel->defined();
   if (analysis::is_group_kernel(k))
@@ -657,7 +640,9 @@ void OpenCLBackend::run_map(const MapPlan& plan) {
     const bool group = analysis::is_group_kernel(k);
     // The first dimension is padded to whole work-groups unless the kernel
     // has real ones (the generated code returns past the domain).
-    auto first = [&](int64_t n) { return group ? static_cast<size_t>(n) : padded_extent(n); };
+    auto first = [&](int64_t n) {
+      return group ? static_cast<size_t>(n) : opencl::padded_extent(n);
+    };
     if (R == 1 || (opencl::flat_ok(plan, facts_) && !group))
       range = cl::NDRange(first(element_count(dom)));
     else if (R == 2) range = cl::NDRange(first(dom[1]), dom[0]);
@@ -754,7 +739,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
     {
       cl::Kernel& kern = c.kernel("brook_reduce_first");
       set_args(kern, opencl::reduce_first_args(plan, G, chunks, B), scratch, {cl::Buffer(), cur}, keep);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(padded_extent(chunks), nout),
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange,
+                                       cl::NDRange(opencl::padded_extent(chunks), nout),
                                        cl::NullRange, nullptr, &last);
     }
     // Each pass folds consecutive partials in order: operands never swap.
@@ -766,7 +752,8 @@ void OpenCLBackend::run_reduce(const ReducePlan& plan, std::span<std::byte> resu
       cl::Buffer next = scratch.copies.back().buffer;
       cl::Kernel& kern = c.kernel("brook_reduce_next");
       set_args(kern, opencl::reduce_next_args(plan, n, G, chunks), scratch, {cur, next}, keep);
-      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange, cl::NDRange(padded_extent(chunks), nout),
+      rt_.queue().enqueueNDRangeKernel(kern, cl::NullRange,
+                                       cl::NDRange(opencl::padded_extent(chunks), nout),
                                        cl::NullRange, nullptr, &last);
       cur = next;
     }
