@@ -26,12 +26,12 @@ std::string CxxTypes::declare(const Type* t, const std::string& name) {
     return t->name() + space;
   }
   if (t->is_struct()) {
-    if (!t->decl || t->decl->name.empty() || t->decl->is_union || t->size == 0) return {};
+    if (!t->decl || struct_name(t).empty() || t->decl->is_union || t->size == 0) return {};
     for (const ast::FieldDecl& f : t->decl->fields) {
       if (f.anonymous || declare(f.type, f.name).empty()) return {};
     }
     define(t);
-    return t->decl->name + space;
+    return struct_name(t) + space;
   }
   if (t->is_array() && t->count > 0) {
     std::string inner = declare(t->elem, name + "[" + std::to_string(t->count) + "]");
@@ -40,10 +40,39 @@ std::string CxxTypes::declare(const Type* t, const std::string& name) {
   return {};
 }
 
+std::string CxxTypes::struct_name(const Type* t) const {
+  if (!t->decl->name.empty()) return t->decl->name;
+  auto it = anonymous_.find(t);
+  return it == anonymous_.end() ? std::string() : it->second;
+}
+
+std::string CxxTypes::brookgpu_type_list(const Type* t) {
+  if (!t || !t->is_struct() || spell(t).empty()) return {};
+  std::string list;
+  for (const ast::FieldDecl& f : t->decl->fields) {
+    const Type* ft = f.type;
+    const bool is_float =
+        ft->is_vector() ? ft->elem->kind == TypeKind::Float : ft->kind == TypeKind::Float;
+    const bool is_double =
+        ft->is_vector() ? ft->elem->kind == TypeKind::Double : ft->kind == TypeKind::Double;
+    const uint32_t n = ft->is_vector() ? ft->count : 1;
+    std::string code;
+    if (ft->is_vector() || ft->is_scalar()) {
+      if (is_float) code = n == 1 ? "__BRTFLOAT" : "__BRTFLOAT" + std::to_string(n);
+      if (is_double && n <= 2) code = n == 1 ? "__BRTDOUBLE" : "__BRTDOUBLE2";
+    }
+    const bool fixed = ft->is_fixed || (ft->is_vector() && ft->elem->is_fixed);
+    if (code.empty() || fixed || f.is_bitfield()) return {};
+    list += "::brook::" + code + ", ";
+  }
+  return list + "::brook::__BRTNONE";
+}
+
 void CxxTypes::define(const Type* t) {
   if (!defined_.insert(t).second) return;
-  std::string name = t->name();
-  std::string cxx_name = t->is_struct() ? t->decl->name : name;
+  // Brook's name for the type: an anonymous struct goes by its typedef name.
+  std::string name = t->is_struct() && t->decl->name.empty() ? struct_name(t) : t->name();
+  std::string cxx_name = t->is_struct() ? struct_name(t) : name;
   std::string body;
   if (t->is_vector()) {
     // Brook's vectors are aligned to their size (a float3 takes 16 bytes).

@@ -4,6 +4,7 @@
 // streams have exactly the bytes brook's kernels read.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -20,6 +21,19 @@ class CxxTypes {
   // What C++ calls type `t` ("float4", "Particle"), or "" as above.
   std::string spell(const Type* t) { return declare(t, ""); }
 
+  // `typedef struct { ... } Pair;`: the anonymous struct `t` is spelled by
+  // its typedef name (BrookGPU's programs name their structs so), in C++ and
+  // in Brook (brook_cc::element<Pair>::name is "Pair").
+  void name_anonymous(const Type* t, const std::string& typedef_name) {
+    anonymous_.emplace(t, typedef_name);
+  }
+
+  // BrookGPU's element type list for struct `t` (getStreamType's
+  // specialization, as brcc generated it): one code per field, when every
+  // field is a float, float2..4, double or double2; "" otherwise, or when `t`
+  // has no C++ spelling.
+  std::string brookgpu_type_list(const Type* t);
+
   // Definitions of every vector and struct type spelled so far, each behind
   // its own guard, dependencies first; plus brook_cc::element<T> naming each
   // for brook_cc::stream<T>().
@@ -27,7 +41,10 @@ class CxxTypes {
 
  private:
   void define(const Type* t);
+  // The struct's name in C++ and in Brook: its own, or its typedef name.
+  std::string struct_name(const Type* t) const;
   std::set<const Type*> defined_;
+  std::map<const Type*, std::string> anonymous_;
   std::string definitions_;
 };
 

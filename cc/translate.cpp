@@ -88,6 +88,23 @@ bool is_stream_param(const ast::ParamDecl& p) {
 
 class Generator {
  public:
+  // BrookGPU's getStreamType((T*)0) for a .br struct T, as brcc generated it
+  // in its .cpp: the field list, named for the runtime so that
+  // `::brook::stream s(::brook::getStreamType((T*)0), n, -1)` makes a stream
+  // of T (brook/brook.hpp, detail::name_stream_type).
+  void brookgpu_stream_type(const Type* t) {
+    const std::string list = types_.brookgpu_type_list(t);
+    if (list.empty()) return;
+    const std::string cxx = types_.spell(t);
+    out_.definitions +=
+        "#ifndef BROOK_NO_BROOKGPU_API\nnamespace brook {\ntemplate <>\nconst StreamType* "
+        "getStreamType<::" +
+        cxx + ">(::" + cxx + "*) {\n  static const StreamType fields[] = {" + list +
+        "};\n  static const bool named = detail::name_stream_type(fields, brook_cc::element<::" +
+        cxx + ">::name, sizeof(::" + cxx +
+        "));\n  (void)named;\n  return fields;\n}\n}  // namespace brook\n#endif\n\n";
+  }
+
   // A kernel: streams as handles (typed when the element type has a C++
   // spelling), constants by value.
   void kernel(const ast::FuncDecl& f) {
@@ -289,6 +306,28 @@ int translate(const Request& request) {
   }
 
   Generator gen;
+  // The .br files' struct types: anonymous ones named by their typedefs
+  // first (a kernel's parameter may use either), then each defined in the
+  // header with BrookGPU's getStreamType list where it has one.
+  std::vector<const Type*> structs;
+  for (const auto& program : engine.front_end().programs()) {
+    for (const ast::StmtPtr& item : program->items) {
+      const auto* ds = item->as<ast::DeclStmt>();
+      if (!ds) continue;
+      for (const ast::DeclPtr& d : ds->decls) {
+        if (const auto* td = d->as<ast::TypedefDecl>()) {
+          const Type* t = td->type;
+          if (t && t->is_struct() && t->decl && t->decl->name.empty()) {
+            gen.types().name_anonymous(t, td->name);
+            structs.push_back(t);
+          }
+        } else if (const auto* sd = d->as<ast::StructDecl>()) {
+          if (sd->is_definition && sd->type && !sd->name.empty()) structs.push_back(sd->type);
+        }
+      }
+    }
+  }
+  for (const Type* t : structs) gen.brookgpu_stream_type(t);
   bool has_main = false;
   bool has_statements = false;  // top-level statements `brook run` would run
   for (const auto& program : engine.front_end().programs()) {

@@ -110,7 +110,9 @@ std::shared_ptr<StreamState> new_stream(const std::shared_ptr<Session>& session,
   state->session = session;  // from here on the destructor releases it
   state->count = count;
   for (const InternalEngine::StreamInfo& s : session->engine().live_streams()) {
-    if (s.name == state->name) state->element_size = count ? s.bytes / count : 0;
+    if (s.name != state->name) continue;
+    state->element_size = count ? s.bytes / count : 0;
+    state->elem = s.elem;
   }
   if (state->element_size != element_size) {
     Session::fail("a " + state->element_type + " element is " +
@@ -289,7 +291,11 @@ std::string call_text(detail::Session& session, const ast::FuncDecl& f, const st
     values->emplace_back();
     if (a.stream) {
       bool elementwise = p.pkind != ast::ParamKind::Gather;
-      if (elementwise && p.type && p.type->name() != a.stream->element_type) {
+      // By name, or by the type itself: `typedef struct { ... } Pair;` is
+      // "struct <anonymous>" to the checker and "Pair" to the stream's maker.
+      const bool same_type = p.type && (p.type->name() == a.stream->element_type ||
+                                        (a.stream->elem && p.type == a.stream->elem));
+      if (elementwise && p.type && !same_type) {
         detail::Session::fail(where + ", is given a stream of " + a.stream->element_type);
       }
       text += a.stream->name;

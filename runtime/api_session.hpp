@@ -167,6 +167,7 @@ struct StreamState {
   std::shared_ptr<Session> session;
   std::string name;  // the hidden top-level stream
   std::string element_type;
+  const Type* elem = nullptr;  // when known: matches a kernel parameter's type exactly
   size_t element_size = 0;
   std::vector<int64_t> extents;
   size_t count = 0;

@@ -4,6 +4,8 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 // Not brookplus_impl.hpp: Brook+'s host vector typedefs would replace the
 // BrookGPU vector types this file's signatures use.
@@ -40,13 +42,30 @@ Engine& shared_engine() {
 
 namespace {
 
-// Brook's element type for BrookGPU's type list (one field: BrookGPU's
-// multi-field stream types were for structs, which brook cc's own functions take).
+// The struct field lists brook cc's getStreamType specializations named.
+struct NamedTypes {
+  std::mutex mutex;
+  std::map<const StreamType*, std::pair<std::string, std::size_t>> by_list;
+};
+NamedTypes& named_types() {
+  static NamedTypes types;
+  return types;
+}
+
+// Brook's element type for BrookGPU's type list: a .br struct's list by the
+// name brook cc gave it, else one field's type.
 std::pair<std::string, std::size_t> element_of(const StreamType* type) {
-  if (!type || type[0] == __BRTNONE || type[1] != __BRTNONE) {
+  {
+    NamedTypes& named = named_types();
+    std::lock_guard lock(named.mutex);
+    if (auto it = named.by_list.find(type); it != named.by_list.end()) return it->second;
+  }
+  if (!type || type[0] == __BRTNONE)
+    api::detail::Session::fail("a ::brook::stream needs an element type");
+  if (type[1] != __BRTNONE) {
     api::detail::Session::fail(
-        "a ::brook::stream of a struct or of no type is not supported; "
-        "declare the stream in the .br file, or use brook::Stream<T>");
+        "a ::brook::stream of a struct needs the struct declared in a .br file that `brook cc` "
+        "translated (its getStreamType names the type); this field list is not one of those");
   }
   switch (type[0]) {
     case __BRTFLOAT:
@@ -68,6 +87,17 @@ std::pair<std::string, std::size_t> element_of(const StreamType* type) {
 }
 
 }  // namespace
+
+namespace detail {
+
+bool name_stream_type(const StreamType* fields, const char* brook_type, std::size_t bytes) {
+  NamedTypes& named = named_types();
+  std::lock_guard lock(named.mutex);
+  named.by_list[fields] = {brook_type, bytes};
+  return true;
+}
+
+}  // namespace detail
 
 stream::stream(const StreamType* type, ...) {
   auto [element, size] = element_of(type);

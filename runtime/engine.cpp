@@ -639,7 +639,7 @@ std::vector<Engine::StreamInfo> Engine::live_streams() {
         if (handle == 0) continue;
         try {
           const StreamView& view = impl_->streams.view_of(handle, {});
-          StreamInfo info{v->name, view.elem ? view.elem->name() : "?", view.extents, 0};
+          StreamInfo info{v->name, view.elem ? view.elem->name() : "?", view.elem, view.extents, 0};
           uint64_t count = 1;
           for (int64_t e : view.extents) count *= static_cast<uint64_t>(e);
           info.bytes = count * (view.elem ? view.elem->size : 0);

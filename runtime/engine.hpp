@@ -15,6 +15,7 @@
 namespace brook {
 
 struct Profile;
+struct Type;
 
 struct EngineOptions {
   std::string backend;  // "interp", "jit", "opencl"; empty: $BROOK_BACKEND, else the best built
@@ -97,6 +98,8 @@ class Engine {
   struct StreamInfo {
     std::string name;
     std::string element_type;          // "float4"
+    const Type* elem =
+        nullptr;  // the element type itself (a typedef'd anonymous struct has no name)
     std::vector<int64_t> extents;      // slowest first
     uint64_t bytes = 0;
   };

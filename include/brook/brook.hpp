@@ -481,6 +481,13 @@ enum StreamType {
 
 template <class T>
 const StreamType* getStreamType(T* unused = 0);
+
+namespace detail {
+// Names a struct's field list (`brook cc` writes getStreamType for each .br
+// struct with this call): a ::brook::stream made from `fields` is then a
+// stream of Brook type `brook_type`, of `bytes` per element. Returns true.
+bool name_stream_type(const StreamType* fields, const char* brook_type, std::size_t bytes);
+}  // namespace detail
 #define BROOK_STREAM_TYPE(T, CODE)                        \
   template <>                                             \
   inline const StreamType* getStreamType(T*) {            \

@@ -10,4 +10,9 @@ void kshift4(::brook::stream a, const float4 by, ::brook::stream b);
 void ksum(::brook::stream a, float& s);
 void ksum(::brook::stream a, ::brook::stream s);
 void kgrid(::brook::iter it, ::brook::stream b);
+typedef struct {
+  float4 pos;
+  float2 vel;
+} Particle;
+void kstep(::brook::stream p, const float dt, ::brook::stream q);
 #endif

@@ -86,6 +86,29 @@ int main() {
   streamWrite(grid, cells.data());
   print("kgrid", cells);  // 0 10 20 1 11 21
 
+  // A stream of a .br struct: getStreamType((Particle*)0) comes from brook cc's
+  // kernels.cpp. pos moves by vel * 0.5: (6 12 3 4) and (-0.5 0.25 0 1).
+  ::brook::stream ps(::brook::getStreamType((Particle*)0), 2, -1);
+  ::brook::stream qs(::brook::getStreamType((Particle*)0), 2, -1);
+  std::vector<Particle> pin = {{{1, 2, 3, 4}, {10, 20}}, {{0, 0, 0, 1}, {-1, 0.5f}}}, pout(2);
+  streamRead(ps, pin.data());
+  kstep(ps, 0.5f, qs);
+  streamWrite(qs, pout.data());
+  std::cout << "kstep:";
+  for (const Particle& p : pout)
+    std::cout << " (" << p.pos.x << " " << p.pos.y << " " << p.pos.z << " " << p.pos.w << " | "
+              << p.vel.x << " " << p.vel.y << ")";
+  std::cout << "\n";
+
+  // A field list no .br struct gave: a clear error, not a wrong layout.
+  static const ::brook::StreamType unnamed[] = {__BRTFLOAT, __BRTFLOAT2, __BRTNONE};
+  try {
+    ::brook::stream s(unnamed, 4, -1);
+    std::cout << "no error for an unnamed field list\n";
+  } catch (const brook::Error& e) {
+    std::cout << "error: " << e.what();
+  }
+
   try {
     ::brook::stream bad(::brook::getStreamType((float*)0), 2, 2, 2, 2, 2, -1);
     std::cout << "no error for five extents\n";
