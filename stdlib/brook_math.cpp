@@ -70,6 +70,9 @@ BROOK_CR_SCALAR float brook_cr_tanf(float x) {
 BROOK_CR_SCALAR float brook_cr_atan2f(float y, float x) {
   return brook::stdlib::cr::brook_atan2f(y, x);
 }
+BROOK_CR_SCALAR float brook_cr_powf(float x, float y) {
+  return brook::stdlib::cr::brook_powf(x, y);
+}
 }
 
 namespace brook::stdlib {
@@ -118,6 +121,7 @@ struct Entry2 {
 };
 constexpr std::array kBinary{
     Entry2{Builtin::atan2, "brook_cr_atan2f", "brook_atan2f", brook_cr_atan2f},
+    Entry2{Builtin::pow, "brook_cr_powf", "brook_powf", brook_cr_powf},
 };
 
 const Entry* find(Builtin id) {
