@@ -1170,6 +1170,13 @@ BROOK_M_FN float brook_m_pow_abs(float ax, float y) {
   double r = BROOK_M_FMA(-kd, BROOK_M_LN2_64_C1, th);  // exact
   r = BROOK_M_FMA(-kd, BROOK_M_LN2_64_C2, r) + tl;
   double v = brook_m_exp_finish(k, r);
+  // A normal float result is decided by v's 29 bits below float precision:
+  // the exact value is within 2^-47 v, i.e. 64 ulps of v, of v; more than
+  // 128 ulps between v and the midpoint 2^28 ulps up keeps it on v's side
+  // (also at 2^128 - 2^103, the midpoint to infinity). Branch-free on the
+  // common path; subnormal results and the rest go to brook_m_pow_round.
+  brook_m_u64 off = (BROOK_M_D2U(v) + 128u - 0x10000000u) & 0x1fffffffu;
+  if ((off > 256u) & (v >= 0x1p-126)) return (float)v;
   int decided;
   float f = brook_m_pow_round(v, 0.0, v * 0x1p-47, &decided);
   if (decided) return f;
@@ -1198,23 +1205,50 @@ BROOK_M_FN brook_m_i32 brook_m_pow_yclass(brook_m_u32 ay) {
   return ((ay >> (23 - e)) & 1u) ? 1 : 2;  // for e = 0 the exponent's low bit, 1
 }
 
-// pow(x, y), C99 Annex F: pow(x, +-0) = 1 and pow(+1, y) = 1 even for NaN;
-// pow(-1, +-inf) = 1; a negative x with a finite non-integer y is NaN; an
-// odd integer y keeps x's sign (zeros and infinities too).
-BROOK_M_FN float brook_powf(float x, float y) {
+// pow(x, y) for the pairs that are not ordinary (brook_powf), C99 Annex F:
+// pow(x, +-0) = 1 and pow(+1, y) = 1 even for NaN; pow(-1, +-inf) = 1; a
+// negative x with a finite non-integer y is NaN; an odd integer y keeps x's
+// sign (zeros and infinities too). Returns 0 with the result in *out, or 1
+// when the result is *sign |x|^y, computed by brook_m_pow_abs.
+BROOK_M_FN int brook_m_pow_special(float x, float y, float* out, float* sign) {
   brook_m_u32 ix = BROOK_M_F2U(x), iy = BROOK_M_F2U(y);
   brook_m_u32 ax = ix & 0x7fffffffu, ay = iy & 0x7fffffffu;
-  if ((ay == 0u) | (ix == 0x3f800000u)) return 1.0f;
-  if ((ax > 0x7f800000u) | (ay > 0x7f800000u)) return BROOK_M_NAN;
+  *out = 1.0f;
+  if ((ay == 0u) | (ix == 0x3f800000u)) return 0;
+  *out = BROOK_M_NAN;
+  if ((ax > 0x7f800000u) | (ay > 0x7f800000u)) return 0;
   if (ay == 0x7f800000u) {  // y = +-inf
-    if (ax == 0x3f800000u) return 1.0f;
-    return ((ax > 0x3f800000u) == ((iy >> 31) == 0u)) ? BROOK_M_INF : 0.0f;
+    *out = ax == 0x3f800000u                                  ? 1.0f
+           : ((ax > 0x3f800000u) == ((iy >> 31) == 0u)) ? BROOK_M_INF
+                                                              : 0.0f;
+    return 0;
   }
   brook_m_i32 yc = brook_m_pow_yclass(ay);
-  float sign = (((ix >> 31) != 0u) & (yc == 1)) ? -1.0f : 1.0f;
-  if (ax == 0u) return sign * ((iy >> 31) ? BROOK_M_INF : 0.0f);
-  if (ax == 0x7f800000u) return sign * ((iy >> 31) ? 0.0f : BROOK_M_INF);
-  if ((ix >> 31) & (yc == 0)) return BROOK_M_NAN;
-  if (ax == 0x3f800000u) return sign;  // x = -1, y an integer
-  return sign * brook_m_pow_abs(BROOK_M_U2F(ax), y);
+  *sign = (((ix >> 31) != 0u) & (yc == 1)) ? -1.0f : 1.0f;
+  if (ax == 0u) {
+    *out = *sign * ((iy >> 31) ? BROOK_M_INF : 0.0f);
+    return 0;
+  }
+  if (ax == 0x7f800000u) {
+    *out = *sign * ((iy >> 31) ? 0.0f : BROOK_M_INF);
+    return 0;
+  }
+  if ((ix >> 31) & (yc == 0)) return 0;  // NaN
+  *out = *sign;
+  return ax != 0x3f800000u;  // x = -1 and y an integer: +-1
+}
+
+// Ordinary pairs (0 < x < inf, x != 1, y finite and not 0) go straight to
+// the computation: no test on y's integrality, which only a negative x needs.
+// One call of brook_m_pow_abs, so that the compiler inlines it (into each
+// target clone of brook_math.cpp's entry point, with its fmas).
+BROOK_M_FN float brook_powf(float x, float y) {
+  brook_m_u32 ix = BROOK_M_F2U(x), ay = BROOK_M_F2U(y) & 0x7fffffffu;
+  float sign = 1.0f;
+  if (!((ix - 1u < 0x7f7fffffu) & (ay - 1u < 0x7f7fffffu) & (ix != 0x3f800000u))) {
+    float r;
+    if (!brook_m_pow_special(x, y, &r, &sign)) return r;
+    x = brook_m_abs(x);
+  }
+  return sign * brook_m_pow_abs(x, y);
 }
