@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_math.sh [BUILD_DIR]: throughput per core of brook's float functions
+# run_math.sh [BUILD_DIR [FUNC...]]: throughput per core of brook's float functions
 # (scalar and gang forms) against glibc's scalar and libmvec AVX2 versions
 # (bench/math/throughput.cpp). Needs the build's libbrook_stdlib.a, an x86-64
 # CPU with AVX2, and glibc's libmvec.
@@ -11,4 +11,5 @@ lib=$build/stdlib/libbrook_stdlib.a
 bin=$build/bench_math_throughput
 ${CXX:-g++} -std=c++20 -O2 -mavx2 -I"$here/.." "$here/math/throughput.cpp" "$lib" -o "$bin" -lmvec -lm
 echo "load: $(uptime)"
-"$bin"
+shift $(( $# > 0 ? 1 : 0 ))
+"$bin" "$@"

@@ -922,3 +922,409 @@ BROOK_M_FN float brook_tanf(float x) {
   if ((BROOK_M_F2U(x) & 0x7fffffffu) >= 0x7f800000u) return BROOK_M_NAN;
   return brook_m_trig_rest(x, BROOK_M_TAN);
 }
+
+// pow(x, y): exp(y log|x|). A fast path in double, then, for the rare pairs
+// whose result it leaves too close to a rounding boundary, an accurate path
+// in double-double, then, where even that cannot decide, the exact cases
+// (x^y exactly a float or a midpoint between two floats, e.g. 17^6). Each
+// path ends in brook_m_pow_round, which rounds to float only when the proven
+// error bound of the path keeps the exact value on one side of the nearest
+// rounding boundary. The error bounds are argued below and measured in
+// stdlib/MATH.md (pow).
+//
+// Double-double numbers: h + l with |l| <= ulp(h), value h + l.
+typedef struct {
+  double h;
+  double l;
+} brook_m_dd;
+
+BROOK_M_FN brook_m_dd brook_m_dd_of(double h, double l) {
+  brook_m_dd r;
+  r.h = h;
+  r.l = l;
+  return r;
+}
+// h + l renormalised (|h| >= |l| or h == 0): Dekker's fast two-sum, exact.
+BROOK_M_FN brook_m_dd brook_m_dd_norm(double h, double l) {
+  double s = h + l;
+  return brook_m_dd_of(s, l - (s - h));
+}
+// a * b exactly (the fma gives the rounding error of the product).
+BROOK_M_FN brook_m_dd brook_m_dd_prod(double a, double b) {
+  double p = a * b;
+  return brook_m_dd_of(p, BROOK_M_FMA(a, b, -p));
+}
+// a + b, absolute error below 2^-106 (2 (|a| + |b|) + |a + b|): relative
+// 2^-103.6 when |a| + |b| <= 2.2 |a + b|, the most cancellation in the sums
+// of log and exp below (exp's reduction cancels more, but there only the
+// absolute error counts).
+BROOK_M_FN brook_m_dd brook_m_dd_add(brook_m_dd a, brook_m_dd b) {
+  double s;
+  double e = brook_m_two_sum(a.h, b.h, &s);
+  return brook_m_dd_norm(s, e + (a.l + b.l));
+}
+// a * b and a * d, relative error below 2^-103.
+BROOK_M_FN brook_m_dd brook_m_dd_mul(brook_m_dd a, brook_m_dd b) {
+  brook_m_dd p = brook_m_dd_prod(a.h, b.h);
+  return brook_m_dd_norm(p.h, p.l + (a.h * b.l + a.l * b.h));
+}
+BROOK_M_FN brook_m_dd brook_m_dd_mul_d(brook_m_dd a, double d) {
+  brook_m_dd p = brook_m_dd_prod(a.h, d);
+  return brook_m_dd_norm(p.h, p.l + a.l * d);
+}
+
+// -log(invc) - brook_m_log_logc and 2^(j/64) - brook_m_exp2_64, the low
+// parts of those tables for the accurate path (tests/math/gen_tables.py).
+BROOK_M_TABLE double brook_m_log_logc_lo[128] = {
+    -0x1.a40d332ff2a3fp-57, 0x1.9605ad3e8483bp-56, -0x1.12edc8315e6bbp-59, 0x1.dbb0a7f5b7836p-56,
+    0x1.659fb9add722fp-57, -0x1.a9a690bbcc2c5p-59, -0x1.92cdaaef39fddp-56, -0x1.a2edbb1647005p-56,
+    -0x1.61d6805503b2ep-56, -0x1.b4ea63072b644p-57, 0x1.e6aaa4dce4fd4p-57, 0x1.e7dae5d9d17bep-58,
+    0x1.44b72f6c32ba5p-56, 0x1.69914b323a107p-57, -0x1.82b0fa819e349p-58, -0x1.271d68d22dc07p-56,
+    -0x1.a3024d732193fp-56, 0x1.2b5a4f75aeadap-56, 0x1.029e8c9cfbeacp-56, -0x1.000d0a1e6cfc0p-57,
+    -0x1.a7de006adaa19p-57, -0x1.40e3058e4f930p-60, -0x1.63c6e5e4c4a36p-57, -0x1.fb529131e139ap-57,
+    -0x1.3c40ecfb308e3p-58, 0x1.2d2e64f67d3d6p-57, -0x1.6d1aa31edfb45p-57, 0x1.7ce1f12bb0ebcp-57,
+    0x1.45a34ee98423fp-57, 0x1.28df6f14320e7p-58, 0x1.9207531a8a38bp-59, -0x1.b112d8651d7f3p-59,
+    -0x1.bd85f35f3d7f5p-57, -0x1.5be80a20c7057p-57, -0x1.84e5c59ceb9c0p-57, 0x1.aacccb728d6b2p-57,
+    -0x1.316ccf0cb73cdp-57, 0x1.89b28f2355c72p-57, -0x1.6d82b87518f61p-57, -0x1.3eb19007120d3p-57,
+    0x1.f5c9d7d45cf8dp-58, -0x1.84c74c26f6eebp-57, -0x1.f86b30d15ccbbp-57, -0x1.9164f985780d5p-58,
+    -0x1.42a900b31295bp-57, -0x1.8dd6138866b88p-57, 0x1.f1d2c8b30d9b8p-61, 0x1.b361575007a38p-58,
+    0x1.60c9cb56f4ba4p-60, -0x1.46d7c186c013ap-58, -0x1.b8d7724de6ee0p-61, -0x1.6fb1ee5d321f4p-59,
+    -0x1.ab85d2f52749dp-58, -0x1.20be7db33464ep-58, -0x1.1794b0e70c647p-59, 0x1.4ccd763dd2594p-58,
+    -0x1.2807057d9d5acp-58, -0x1.e9a3457d2d1b8p-58, -0x1.892a635ea15dcp-58, 0x1.d81ffdaab4b92p-59,
+    0x1.3508bb009e147p-61, -0x1.13070c1be888fp-62, -0x1.4e6cad449a15cp-59, -0x1.eee84097532f6p-59,
+    0x1.59d680ba78807p-61, -0x1.a5ef60dabcdbap-59, -0x1.5103600213f73p-59, 0x1.d9085d1ce7fbcp-59,
+    0x1.934388bf4acb8p-61, -0x1.db665acb49c07p-61, -0x1.f306a56bda5b1p-60, 0x1.a0ed4d3ca1f1fp-60,
+    0x1.06bfe19fe49f7p-60, 0x1.7f38df42be44ep-62, 0x1.c55162cf66d18p-61, 0x1.1f479ca8f73b5p-64,
+    0x0.0p+0, 0x0.0p+0, 0x1.8494a240c11b8p-61, -0x1.765a22a70ef09p-61,
+    0x1.ea334206f1a7fp-65, -0x1.e9ae9df101997p-60, 0x1.c6a8e74f1fcffp-61, 0x1.e683b0fa78541p-61,
+    -0x1.7870f0ef4ab4bp-59, -0x1.fb25acff68f9dp-59, -0x1.8a1259e302f7ap-58, -0x1.5f1582feaf49bp-58,
+    -0x1.188458ebcc614p-58, -0x1.73b7eff915a12p-60, -0x1.c99e337dce8bep-63, -0x1.fcf0f47751aabp-58,
+    0x1.4b0dd7773d0fep-58, -0x1.80d0c48b83f68p-62, -0x1.4e7379db88c08p-59, -0x1.4477d42daf5b9p-57,
+    0x1.e47c0717be8bbp-61, 0x1.6b5199274c898p-57, -0x1.93a8d9e3256b5p-62, -0x1.f367d96839876p-57,
+    0x1.7116d231c3f5dp-57, -0x1.d201c9c47fc0fp-59, 0x1.dfce1e9130fd3p-57, -0x1.89e4bbf1dee80p-58,
+    -0x1.169d814e56763p-57, -0x1.8a1c998d17394p-61, 0x1.493c82b98db76p-58, 0x1.f327f7825570fp-57,
+    -0x1.6f6c364d84555p-64, 0x1.639a216c061e3p-57, 0x1.c34c632d8b75fp-57, -0x1.2e03a39ca7345p-59,
+    -0x1.5057e10ede540p-64, 0x1.88d52b24cad58p-58, 0x1.f1707f98133d5p-58, 0x1.a1f63b293b43ap-56,
+    -0x1.0a675a9140c2cp-58, -0x1.10c2e4dad040fp-56, -0x1.49fdf99b6f5b1p-56, -0x1.deed8ae041291p-59,
+    -0x1.64eb73873ef99p-56, -0x1.7135ba3e86ad9p-57, -0x1.6c589289f1453p-57, -0x1.bea6701908e51p-56,
+    -0x1.bc98b83e79d6fp-59, 0x1.c201e6ee8196ap-56, -0x1.7450d828f6d1ap-57, -0x1.a89d025e1c2ffp-57};
+BROOK_M_TABLE double brook_m_exp2_64_lo[64] = {
+    0x0.0p+0, -0x1.19083535b085dp-56, 0x1.d73e2a475b465p-55, 0x1.186be4bb284ffp-57,
+    0x1.8a62e4adc610bp-54, 0x1.03a1727c57b53p-59, -0x1.6c51039449b3ap-54, -0x1.32fbf9af1369ep-54,
+    -0x1.19041b9d78a76p-55, 0x1.e5b4c7b4968e4p-55, 0x1.e016e00a2643cp-54, 0x1.dc775814a8495p-55,
+    0x1.9b07eb6c70573p-54, 0x1.2bd339940e9d9p-55, 0x1.612e8afad1255p-55, 0x1.0024754db41d5p-54,
+    0x1.6f46ad23182e4p-55, 0x1.32721843659a6p-54, -0x1.63aeabf42eae2p-54, -0x1.5e436d661f5e3p-56,
+    0x1.ada0911f09ebcp-55, -0x1.ef3691c309278p-58, 0x1.89b7a04ef80d0p-59, 0x1.3c1a3b69062f0p-56,
+    0x1.d4397afec42e2p-56, -0x1.4b309d25957e3p-54, -0x1.07abe1db13cadp-55, 0x1.9bb2c011d93adp-54,
+    0x1.6324c054647adp-54, 0x1.ba6f93080e65ep-54, -0x1.383c17e40b497p-54, -0x1.bb60987591c34p-54,
+    -0x1.bdd3413b26456p-54, -0x1.bbe3a683c88abp-57, -0x1.16e4786887a99p-55, -0x1.0245957316dd3p-54,
+    -0x1.41577ee04992fp-55, 0x1.05d02ba15797ep-56, -0x1.d4c1dd41532d8p-54, -0x1.fc6f89bd4f6bap-54,
+    0x1.6e9f156864b27p-54, 0x1.5cc13a2e3976cp-55, -0x1.75fc781b57ebcp-57, -0x1.d185b7c1b85d1p-54,
+    0x1.c7c46b071f2bep-56, -0x1.359495d1cd533p-54, -0x1.d2f6edb8d41e1p-54, 0x1.0fac90ef7fd31p-54,
+    0x1.7a1cd345dcc81p-54, -0x1.2805e3084d708p-57, -0x1.5584f7e54ac3bp-56, 0x1.23dd07a2d9e84p-55,
+    0x1.11065895048ddp-55, 0x1.2884dff483cadp-54, 0x1.503cbd1e949dbp-56, -0x1.cbc3743797a9cp-54,
+    0x1.2ed02d75b3707p-55, 0x1.c2300696db532p-54, -0x1.1a5cd4f184b5cp-54, 0x1.39e8980a9cc8fp-55,
+    -0x1.e9c23179c2893p-54, 0x1.dc7f486a4b6b0p-54, 0x1.9d3e12dd8a18bp-54, 0x1.74853f3a5931ep-55};
+
+// ln2 = LN2_HI + LN2_LO + LN2_LO2 (LN2_HI has 44 bits: e * LN2_HI is exact),
+// ln2/64 = C1 + C2 + C3 (C1 has 38 bits: k * C1 is exact for |k| < 2^15).
+#define BROOK_M_LN2_HI 0x1.62e42fefa3800p-1
+#define BROOK_M_LN2_LO 0x1.ef35793c76730p-45
+#define BROOK_M_LN2_LO2 0x1.f97b57a079a19p-103
+#define BROOK_M_LN2_64_C1 0x1.62e42fefa0000p-7
+#define BROOK_M_LN2_64_C2 0x1.cf79abc9e3b3ap-46
+#define BROOK_M_LN2_64_C3 -0x1.ff0342542fc33p-100
+
+// x = 2^e z as in brook_m_log_split (finite x > 0, subnormals too), *i the
+// subinterval of z; returns r = z invc - 1, exact, |r| < 2^-7 (|r| < 2^-8
+// outside the two subintervals beside 1, where invc = 1 and logc = 0).
+BROOK_M_FN double brook_m_pow_reduce(float x, brook_m_i32* i, double* e) {
+  brook_m_i32 adj = 0;
+  if (BROOK_M_F2U(x) < 0x00800000u) {
+    x = x * 0x1p23f;
+    adj = -23;
+  }
+  brook_m_u32 ix = BROOK_M_F2U(x);
+  brook_m_u32 ux = ix - 0x3f330000u;
+  brook_m_u32 top = ux & 0xff800000u;
+  *i = (brook_m_i32)((ux >> 16) & 127u);
+  *e = (double)((brook_m_i32)top / 0x800000 + adj);
+  return BROOK_M_FMA((double)BROOK_M_U2F(ix - top), brook_m_log_invc[*i], -1.0);
+}
+
+// log(x) as h + l for a finite x > 0, relative error below 2^-57. Why: with
+// e ln2 + logc = a + al + (e LN2_LO + logc_lo) (a + al exact by two-sum,
+// the rest off by less than 2^-100 |a|) and log1p(r) = r + r^2 q (q the
+// Taylor series of brook_m_log_split, truncated below 2^-73 and rounded
+// within 2^-52 r^2), s + sl = a + r exactly and every other term is at most
+// 2^-15, so the absolute error is below 2^-52.4 r^2 + 2^-67; |log x| is at
+// least 2^-8 unless logc = e = 0, where log x is r (1 - r / 2 ...) and the
+// error below 2^-59 r.
+BROOK_M_FN brook_m_dd brook_m_pow_log_fast(float x) {
+  brook_m_i32 i;
+  double e;
+  double r = brook_m_pow_reduce(x, &i, &e);
+  double q = BROOK_M_FMA(r, 0x1.c71c71c71c71cp-4, -0x1.0000000000000p-3);
+  q = BROOK_M_FMA(r, q, 0x1.2492492492492p-3);
+  q = BROOK_M_FMA(r, q, -0x1.5555555555555p-3);
+  q = BROOK_M_FMA(r, q, 0x1.999999999999ap-3);
+  q = BROOK_M_FMA(r, q, -0x1.0000000000000p-2);
+  q = BROOK_M_FMA(r, q, 0x1.5555555555555p-2);
+  q = BROOK_M_FMA(r, q, -0x1.0000000000000p-1);
+  double a;
+  double al = brook_m_two_sum(e * BROOK_M_LN2_HI, brook_m_log_logc[i], &a);
+  double s;
+  double sl = brook_m_two_sum(a, r, &s);
+  double lo = (al + sl) + (BROOK_M_FMA(e, BROOK_M_LN2_LO, brook_m_log_logc_lo[i]) + (r * r) * q);
+  // Renormalised: lo (r^2 q) can exceed ulp(s) by far where r has few bits,
+  // and y lo must stay below ulp(y s) for the exp reduction.
+  return brook_m_dd_norm(s, lo);
+}
+
+// (-1)^(n+1) / n for n = 2..8 as double-doubles (hi, lo).
+BROOK_M_TABLE double brook_m_pow_log1p_dd[14] = {
+    -0x1.0000000000000p-1, 0x0.0p+0,  0x1.5555555555555p-2,  0x1.5555555555555p-56,
+    -0x1.0000000000000p-2, 0x0.0p+0,  0x1.999999999999ap-3,  -0x1.999999999999ap-57,
+    -0x1.5555555555555p-3, -0x1.5555555555555p-57, 0x1.2492492492492p-3, 0x1.2492492492492p-57,
+    -0x1.0000000000000p-3, 0x0.0p+0};
+
+// log(x) for a finite x > 0 in double-double, relative error below 2^-101.
+// Why: log1p(r) is its Taylor series to r^15 (the rest is below 2^-109 r);
+// the terms from r^9 on are summed in double (their rounding, times r^8,
+// is below 2^-105 r), the rest by double-double Horner steps (each a
+// brook_m_dd_mul_d and a brook_m_dd_add, relative error below 2^-103, and
+// scaled down by r^2 in the sum). e ln2 + logc is exact to 2^-106 relative
+// (the tables' and ln2's low parts) before its one double-double addition.
+// The last addition, of e ln2 + logc (at least 2^-7.4 when not 0) and
+// log1p(r) (at most 2^-7 and at most 2.2 times below the sum away from the
+// subintervals beside 1), adds below 2^-103.6: about 2^-101.2 in all.
+BROOK_M_FN brook_m_dd brook_m_pow_log_acc(float x) {
+  brook_m_i32 i;
+  double e;
+  double r = brook_m_pow_reduce(x, &i, &e);
+  double t = BROOK_M_FMA(r, 0x1.1111111111111p-4, -0x1.2492492492492p-4);
+  t = BROOK_M_FMA(r, t, 0x1.3b13b13b13b14p-4);
+  t = BROOK_M_FMA(r, t, -0x1.5555555555555p-4);
+  t = BROOK_M_FMA(r, t, 0x1.745d1745d1746p-4);
+  t = BROOK_M_FMA(r, t, -0x1.999999999999ap-4);
+  t = BROOK_M_FMA(r, t, 0x1.c71c71c71c71cp-4);
+  brook_m_dd p = brook_m_dd_of(t, 0.0);
+  for (brook_m_i32 n = 6; n >= 0; n--)
+    p = brook_m_dd_add(brook_m_dd_of(brook_m_pow_log1p_dd[2 * n], brook_m_pow_log1p_dd[2 * n + 1]),
+                       brook_m_dd_mul_d(p, r));
+  brook_m_dd l1 = brook_m_dd_add(brook_m_dd_of(r, 0.0), brook_m_dd_mul(brook_m_dd_prod(r, r), p));
+  double a;
+  double al = brook_m_two_sum(e * BROOK_M_LN2_HI, brook_m_log_logc[i], &a);
+  brook_m_dd b = brook_m_dd_prod(e, BROOK_M_LN2_LO);
+  brook_m_dd c = brook_m_dd_add(brook_m_dd_norm(a, al),
+                                brook_m_dd_of(b.h, b.l + (brook_m_log_logc_lo[i] + e * BROOK_M_LN2_LO2)));
+  return brook_m_dd_add(c, l1);
+}
+
+// 1/n! for n = 2..5 as double-doubles (hi, lo).
+BROOK_M_TABLE double brook_m_pow_expm1_dd[8] = {
+    0x1.0000000000000p-1, 0x0.0p+0, 0x1.5555555555555p-3, 0x1.5555555555555p-57,
+    0x1.5555555555555p-5, 0x1.5555555555555p-59, 0x1.1111111111111p-7, 0x1.1111111111111p-63};
+
+// exp(t) for a double-double t, |t.h| <= 104, relative error below 2^-103
+// (plus the error t carries). Why: t = k ln2/64 + r with |r| <= 2^-7.5,
+// r.h + r.l exact to 2^-110 (t.h - k C1 is exact by Sterbenz's lemma, k C2
+// is an exact product, t.l enters by a two-sum); exp(r) - 1 is the Taylor
+// series to r^10 (the rest below 2^-108), the terms from r^6 on in double
+// (rounding below 2^-107 after the factor r^6), the rest in double-double
+// (errors below 2^-103 relative, scaled by r^2); r.l enters to first order
+// (its square is below 2^-120); 2^(j/64) is a double-double exact to 2^-106,
+// and the last multiplication and addition add below 2^-104.
+BROOK_M_FN brook_m_dd brook_m_pow_exp_acc(brook_m_dd t) {
+  double kd;
+  brook_m_i32 k = brook_m_round_int(t.h * 0x1.71547652b82fep+6, &kd);
+  brook_m_dd r = brook_m_dd_add(brook_m_dd_of(BROOK_M_FMA(-kd, BROOK_M_LN2_64_C1, t.h), 0.0),
+                                brook_m_dd_prod(-kd, BROOK_M_LN2_64_C2));
+  r = brook_m_dd_add(r, brook_m_dd_of(t.l, -kd * BROOK_M_LN2_64_C3));
+  double rh = r.h;
+  double u = BROOK_M_FMA(rh, 0x1.27e4fb7789f5cp-22, 0x1.71de3a556c734p-19);
+  u = BROOK_M_FMA(rh, u, 0x1.a01a01a01a01ap-16);
+  u = BROOK_M_FMA(rh, u, 0x1.a01a01a01a01ap-13);
+  u = BROOK_M_FMA(rh, u, 0x1.6c16c16c16c17p-10);
+  brook_m_dd p = brook_m_dd_of(u, 0.0);
+  for (brook_m_i32 n = 3; n >= 0; n--)
+    p = brook_m_dd_add(brook_m_dd_of(brook_m_pow_expm1_dd[2 * n], brook_m_pow_expm1_dd[2 * n + 1]),
+                       brook_m_dd_mul_d(p, rh));
+  brook_m_dd em1 = brook_m_dd_add(brook_m_dd_of(rh, 0.0), brook_m_dd_mul(brook_m_dd_prod(rh, rh), p));
+  // exp(rh + rl) - 1 = em1 + rl (1 + em1) to first order in rl.
+  em1 = brook_m_dd_add(em1, brook_m_dd_of(r.l + r.l * em1.h, 0.0));
+  brook_m_i32 j = k & 63;
+  brook_m_i32 ex = (brook_m_i32)(((brook_m_u32)(k + 16384)) >> 6) - 256;  // floor(k / 64)
+  brook_m_dd tj = brook_m_dd_of(brook_m_exp2_64[j], brook_m_exp2_64_lo[j]);
+  brook_m_dd res = brook_m_dd_add(tj, brook_m_dd_mul(tj, em1));
+  double sc = BROOK_M_U2D((brook_m_u64)(ex + 1023) << 52);
+  return brook_m_dd_of(res.h * sc, res.l * sc);
+}
+
+// The float nearest to v = h + l (> 0, below 2^129, |l| <= ulp(h)) when the
+// exact value lies within err of v; *decided = 0 when the nearest rounding
+// boundary (the midpoint between the float f nearest to h and its
+// neighbour on v's side) lies within err of v, and the float on v's side of
+// it is returned then. h - f and h - m are exact (Sterbenz's lemma) or, for
+// results below 2^-149, off by less than their own 2^-53: the signs are right.
+BROOK_M_FN float brook_m_pow_round(double h, double l, double err, int* decided) {
+  brook_m_u32 fb = BROOK_M_F2U((float)h);
+  if (fb == 0x7f800000u) fb = 0x7f7fffffu;  // above the largest float: its midpoint with 2^128
+  float f = BROOK_M_U2F(fb);
+  double d0 = (h - (double)f) + l;
+  *decided = 1;
+  if (d0 == 0.0) return f;
+  brook_m_u32 gb = d0 > 0.0 ? fb + 1u : fb - 1u;  // v > 0, so f = 0 means d0 > 0
+  double m = gb == 0x7f800000u ? 0x1.ffffffp127 : 0.5 * ((double)f + (double)BROOK_M_U2F(gb));
+  double dist = (h - m) + l;
+  *decided = (dist > err) | (dist < -err);
+  return (dist > 0.0) == (d0 > 0.0) ? BROOK_M_U2F(gb) : f;
+}
+
+// x^y when it is exact in double: *out and 1, else 0 (x > 0 finite, y finite
+// and not 0). A midpoint between two floats has at most 25 significant bits,
+// so it can be x^y only when (a) x = 2^F and F y is an integer (x^y = 2^(F y));
+// or (b) y = n / 2^k with n >= 1 and x's odd part c >= 3 a perfect 2^k-th
+// power: then c^(2^k) < 2^24 gives k <= 3 and (c^(1/2^k))^n < 2^25 gives
+// n <= 15; the square roots and products below are exact (checked by the
+// fma remainder) exactly in that case. A negative y gives 1 / c^(...) with an
+// odd c >= 3 again: not a binary fraction, never a midpoint.
+BROOK_M_FN int brook_m_pow_exact(float x, float y, double* out) {
+  double dx = (double)x;  // normal in double, even for a subnormal x
+  brook_m_u64 bx = BROOK_M_D2U(dx);
+  double kd;
+  if ((bx << 12) == 0) {  // x = 2^F
+    double g = (double)((brook_m_i32)(bx >> 52) - 1023) * (double)y;  // exact
+    if ((g > 300.0) | (g < -300.0)) return 0;
+    brook_m_i32 gi = brook_m_round_int(g, &kd);
+    if (kd != g) return 0;
+    *out = BROOK_M_U2D((brook_m_u64)(gi + 1023) << 52);
+    return 1;
+  }
+  double n = (double)y;
+  if ((n > 16.0) | (n < 0.0)) return 0;
+  brook_m_i32 k = 0;
+  brook_m_round_int(n, &kd);
+  while ((kd != n) & (k < 3)) {
+    n = 2.0 * n;
+    k = k + 1;
+    brook_m_round_int(n, &kd);
+  }
+  if ((kd != n) | (n > 15.0)) return 0;
+  double s = dx;
+  for (brook_m_i32 i = 0; i < k; i++) {
+    double q = BROOK_M_SQRT(s);
+    if (BROOK_M_FMA(q, q, -s) != 0.0) return 0;
+    s = q;
+  }
+  double p = s;
+  for (brook_m_i32 i = 1; i < (brook_m_i32)n; i++) {
+    double q = p * s;
+    if (BROOK_M_FMA(p, s, -q) != 0.0) return 0;
+    p = q;
+  }
+  *out = p;
+  return 1;
+}
+
+// |x|^y for a finite x != 0, |x| != 1, and a finite y != 0.
+BROOK_M_FN float brook_m_pow_abs(float ax, float y) {
+  // Fast path: t = y log x as th + tl (y s exact by fma, y lo rounded), off
+  // by at most 2^-57 |t| <= 2^-50.3 for |t| <= 104; exp in double as
+  // brook_m_exp_d: r off by below 2^-59, 2^(j/64) rounded (2^-53), the fma
+  // (2^-53), exp(r) - 1 within 2^-60: below 2^-49.5 relative in all, and
+  // the rounding test allows 2^-47.
+  brook_m_dd l = brook_m_pow_log_fast(ax);
+  double th = (double)y * l.h;
+  double tl = BROOK_M_FMA((double)y, l.h, -th) + (double)y * l.l;
+  // Beyond these x^y rounds to infinity (e^89 > 2^128) or to 0 (e^-104 <
+  // 2^-150, the midpoint between 0 and the least subnormal).
+  if (th > 89.0) return BROOK_M_INF;
+  if (th < -104.0) return 0.0f;
+  double kd;
+  brook_m_i32 k = brook_m_round_int(th * 0x1.71547652b82fep+6, &kd);
+  double r = BROOK_M_FMA(-kd, BROOK_M_LN2_64_C1, th);  // exact
+  r = BROOK_M_FMA(-kd, BROOK_M_LN2_64_C2, r) + tl;
+  double v = brook_m_exp_finish(k, r);
+  // A normal float result is decided by v's 29 bits below float precision:
+  // the exact value is within 2^-47 v, i.e. 64 ulps of v, of v; more than
+  // 128 ulps between v and the midpoint 2^28 ulps up keeps it on v's side
+  // (also at 2^128 - 2^103, the midpoint to infinity). Branch-free on the
+  // common path; subnormal results and the rest go to brook_m_pow_round.
+  brook_m_u64 off = (BROOK_M_D2U(v) + 128u - 0x10000000u) & 0x1fffffffu;
+  if ((off > 256u) & (v >= 0x1p-126)) return (float)v;
+  int decided;
+  float f = brook_m_pow_round(v, 0.0, v * 0x1p-47, &decided);
+  if (decided) return f;
+  // Accurate path: log in double-double (2^-101), t = y log x (2^-103 more),
+  // so t is off by less than 2^-100.6 |t| <= 2^-93.9, and exp (2^-103): the
+  // result is within 2^-93.8 relative; the test allows 2^-92.
+  brook_m_dd t = brook_m_dd_mul_d(brook_m_pow_log_acc(ax), (double)y);
+  brook_m_dd w = brook_m_pow_exp_acc(t);
+  f = brook_m_pow_round(w.h, w.l, w.h * 0x1p-92, &decided);
+  if (decided) return f;
+  // Within 2^-92 of a rounding boundary: the exact cases (midpoints such as
+  // 17^6 and 2^-150). Any other pair that close would get the float on the
+  // double-double's side; check_math has met none (stdlib/MATH.md).
+  double p;
+  if (brook_m_pow_exact(ax, y, &p)) return (float)p;
+  return f;
+}
+
+// 0 when y (bits without the sign) is not an integer, 1 when odd, 2 when even.
+BROOK_M_FN brook_m_i32 brook_m_pow_yclass(brook_m_u32 ay) {
+  brook_m_i32 e = (brook_m_i32)(ay >> 23) - 127;
+  if (e < 0) return 0;  // 0 < |y| < 1 (0 is answered before)
+  if (e >= 24) return 2;  // every float from 2^24 on is an even integer
+  brook_m_u32 frac = ay & ((1u << (23 - e)) - 1u);
+  if (frac != 0) return 0;
+  return ((ay >> (23 - e)) & 1u) ? 1 : 2;  // for e = 0 the exponent's low bit, 1
+}
+
+// pow(x, y) for the pairs that are not ordinary (brook_powf), C99 Annex F:
+// pow(x, +-0) = 1 and pow(+1, y) = 1 even for NaN; pow(-1, +-inf) = 1; a
+// negative x with a finite non-integer y is NaN; an odd integer y keeps x's
+// sign (zeros and infinities too). Returns 0 with the result in *out, or 1
+// when the result is *sign |x|^y, computed by brook_m_pow_abs.
+BROOK_M_FN int brook_m_pow_special(float x, float y, float* out, float* sign) {
+  brook_m_u32 ix = BROOK_M_F2U(x), iy = BROOK_M_F2U(y);
+  brook_m_u32 ax = ix & 0x7fffffffu, ay = iy & 0x7fffffffu;
+  *out = 1.0f;
+  if ((ay == 0u) | (ix == 0x3f800000u)) return 0;
+  *out = BROOK_M_NAN;
+  if ((ax > 0x7f800000u) | (ay > 0x7f800000u)) return 0;
+  if (ay == 0x7f800000u) {  // y = +-inf
+    *out = ax == 0x3f800000u                                  ? 1.0f
+           : ((ax > 0x3f800000u) == ((iy >> 31) == 0u)) ? BROOK_M_INF
+                                                              : 0.0f;
+    return 0;
+  }
+  brook_m_i32 yc = brook_m_pow_yclass(ay);
+  *sign = (((ix >> 31) != 0u) & (yc == 1)) ? -1.0f : 1.0f;
+  if (ax == 0u) {
+    *out = *sign * ((iy >> 31) ? BROOK_M_INF : 0.0f);
+    return 0;
+  }
+  if (ax == 0x7f800000u) {
+    *out = *sign * ((iy >> 31) ? 0.0f : BROOK_M_INF);
+    return 0;
+  }
+  if ((ix >> 31) & (yc == 0)) return 0;  // NaN
+  *out = *sign;
+  return ax != 0x3f800000u;  // x = -1 and y an integer: +-1
+}
+
+// Ordinary pairs (0 < x < inf, x != 1, y finite and not 0) go straight to
+// the computation: no test on y's integrality, which only a negative x needs.
+// One call of brook_m_pow_abs, so that the compiler inlines it (into each
+// target clone of brook_math.cpp's entry point, with its fmas).
+BROOK_M_FN float brook_powf(float x, float y) {
+  brook_m_u32 ix = BROOK_M_F2U(x), ay = BROOK_M_F2U(y) & 0x7fffffffu;
+  float sign = 1.0f;
+  if (!((ix - 1u < 0x7f7fffffu) & (ay - 1u < 0x7f7fffffu) & (ix != 0x3f800000u))) {
+    float r;
+    if (!brook_m_pow_special(x, y, &r, &sign)) return r;
+    x = brook_m_abs(x);
+  }
+  return sign * brook_m_pow_abs(x, y);
+}

@@ -22,7 +22,7 @@ inline bool has_brook_math_f32(Builtin id) {
 // brook_math_fn(id)(x), or the NaN 0x7fc00000 when there is none.
 float brook_math_f32(Builtin id, float x);
 
-// The same for a two-argument builtin (atan2), or null.
+// The same for a two-argument builtin (atan2, pow), or null.
 using BrookMathFn2 = float (*)(float, float);
 BrookMathFn2 brook_math_fn2(Builtin id);
 

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 #include <vector>
 
 #include "stdlib/brook_math.hpp"
@@ -31,6 +32,8 @@ __m256 _ZGVdN8v_acosf(__m256);
 __m256 _ZGVdN8v_sinf(__m256);
 __m256 _ZGVdN8v_cosf(__m256);
 __m256 _ZGVdN8v_tanf(__m256);
+__m256 _ZGVdN8vv_atan2f(__m256, __m256);
+__m256 _ZGVdN8vv_powf(__m256, __m256);
 }
 
 namespace {
@@ -62,6 +65,21 @@ const Func kFuncs[] = {
     {"tan", Builtin::tan, -10, 10, ::tanf, _ZGVdN8v_tanf},
 };
 
+// The two-argument functions (no gang form yet: the JIT calls the scalar
+// function per lane).
+struct Func2 {
+  const char* name;
+  Builtin id;
+  float alo, ahi, blo, bhi;  // the arguments' ranges
+  float (*glibc)(float, float);
+  __m256 (*mvec)(__m256, __m256);
+};
+
+const Func2 kFuncs2[] = {
+    {"atan2", Builtin::atan2, -10, 10, -10, 10, ::atan2f, _ZGVdN8vv_atan2f},
+    {"pow", Builtin::pow, 1e-3f, 1e3f, -10, 10, ::powf, _ZGVdN8vv_powf},
+};
+
 constexpr int kN = 4096;
 
 // Nanoseconds per element of run() over kN elements, best of 5 rounds.
@@ -86,12 +104,21 @@ volatile float sink;
 
 }  // namespace
 
-int main() {
+// Whether `name` was asked for: every function when the command line names none.
+bool wanted(int argc, char** argv, const char* name) {
+  if (argc < 2) return true;
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == name) return true;
+  return false;
+}
+
+int main(int argc, char** argv) {
   const bool avx2 = __builtin_cpu_supports("avx2");
   std::printf("%-6s %12s %12s %12s %12s %14s   (ns per element, one core; lower is faster)\n",
               "func", "brook scalar", "gang avx2", "gang avx512", "glibc scalar", "libmvec avx2");
   std::vector<float> in(kN), out(kN);
   for (const Func& f : kFuncs) {
+    if (!wanted(argc, argv, f.name)) continue;
     for (int i = 0; i < kN; ++i) {
       // A fixed scramble of the range, so that no branch predictor learns it.
       unsigned k = (static_cast<unsigned>(i) * 2654435761u) % kN;
@@ -121,6 +148,31 @@ int main() {
       sink = out[kN - 1];
     });
     std::printf("%-6s %12.2f %12.2f %12.2f %12.2f %14.2f\n", f.name, bs, bg[0], bg[1], gs, mv);
+  }
+  std::vector<float> in2(kN);
+  for (const Func2& f : kFuncs2) {
+    if (!wanted(argc, argv, f.name)) continue;
+    for (int i = 0; i < kN; ++i) {
+      unsigned k = (static_cast<unsigned>(i) * 2654435761u) % kN;
+      unsigned m = (static_cast<unsigned>(i) * 40503u + 17u) % kN;
+      in[i] = f.alo + (f.ahi - f.alo) * (static_cast<float>(k) + 0.5f) / kN;
+      in2[i] = f.blo + (f.bhi - f.blo) * (static_cast<float>(m) + 0.5f) / kN;
+    }
+    auto scalar = brook::stdlib::brook_math_fn2(f.id);
+    double bs = ns_per_element([&] {
+      for (int i = 0; i < kN; ++i) out[i] = scalar(in[i], in2[i]);
+      sink = out[kN - 1];
+    });
+    double gs = ns_per_element([&] {
+      for (int i = 0; i < kN; ++i) out[i] = f.glibc(in[i], in2[i]);
+      sink = out[kN - 1];
+    });
+    double mv = !avx2 ? 0.0 : ns_per_element([&] {
+      for (int i = 0; i < kN; i += 8)
+        _mm256_storeu_ps(&out[i], f.mvec(_mm256_loadu_ps(&in[i]), _mm256_loadu_ps(&in2[i])));
+      sink = out[kN - 1];
+    });
+    std::printf("%-6s %12.2f %12s %12s %12.2f %14.2f\n", f.name, bs, "-", "-", gs, mv);
   }
   return 0;
 }

@@ -311,8 +311,61 @@ int run_binary(const Options& o) {
         cases.emplace_back(static_cast<float>(b), static_cast<float>(k));
     for (int k = 1; k <= 64; ++k)
       for (int b = 1; b < 64; ++b) cases.emplace_back(static_cast<float>(b * b), 0.5f * k);
+    // The exact results brook_powf must recognise (x^y a float or a midpoint
+    // between two, stdlib/brook_math.h): negative and reciprocal bases,
+    // square, fourth and eighth roots of perfect powers (scaled by powers of
+    // two, some into the subnormal range), and powers of two raised to
+    // fractions (2^-150, the midpoint below the least subnormal, among them).
+    for (int b = 2; b <= 300; ++b)
+      for (int k = -20; k <= 20; ++k) {
+        cases.emplace_back(-static_cast<float>(b), static_cast<float>(k));
+        cases.emplace_back(1.0f / static_cast<float>(b), static_cast<float>(k));
+      }
+    for (int k = -70; k <= 70; ++k)
+      for (int b = 1; b < 4096; b += (b < 300 ? 1 : 37))
+        for (int s : {0, -40, -140, 60}) {
+          const float sq = std::ldexp(static_cast<float>(b * b), s);
+          if (sq != 0) cases.emplace_back(sq, 0.5f * k);
+        }
+    for (int k = -50; k <= 50; ++k) {
+      for (int b = 1; b < 64; ++b)
+        for (int s : {0, -100, 40}) {
+          const float b4 = static_cast<float>(b * b * b * b);
+          cases.emplace_back(std::ldexp(b4, s), 0.25f * k);
+        }
+      for (int b = 1; b < 8; ++b)
+        for (int s : {0, -64, -120}) {
+          float b8 = 1.0f;
+          for (int i = 0; i < 8; ++i) b8 *= static_cast<float>(b);
+          cases.emplace_back(std::ldexp(b8, s), 0.125f * k);
+        }
+    }
+    for (int e = -149; e <= 127; ++e)
+      for (int k = -320; k <= 320; ++k) {
+        cases.emplace_back(std::ldexp(1.0f, e), 0.125f * k);
+        cases.emplace_back(std::ldexp(1.0f, e), static_cast<float>(k) / 3.0f);
+      }
   }
   std::mt19937_64 rng(o.seed);
+  if (pw) {
+    // Results near overflow (2^128), in the subnormal range and near 2^-150,
+    // and x near 1 with huge |y|.
+    for (uint64_t i = 0; i < o.pairs / 8 + 1000; ++i) {
+      const float a = std::bit_cast<float>(static_cast<uint32_t>(rng()) & 0x7fffffffu);
+      if (std::isfinite(a) && a != 0.0f && a != 1.0f) {
+        const double la = std::log2(static_cast<double>(a));
+        const double over = 127.0 + static_cast<double>(rng() % 2000) / 1000.0;
+        const double under = -151.0 + static_cast<double>(rng() % 26000) / 1000.0;
+        cases.emplace_back(a, static_cast<float>(over / la));
+        cases.emplace_back(a, static_cast<float>(under / la));
+        cases.emplace_back(-a, std::nearbyint(static_cast<float>(under / la)));
+      }
+      const int32_t d = static_cast<int32_t>(rng() % 8192) - 4096;
+      const float near1 = std::bit_cast<float>(static_cast<uint32_t>(0x3f800000 + d));
+      const float big = std::bit_cast<float>(0x46000000u + static_cast<uint32_t>(rng() % 0x0a000000u));
+      cases.emplace_back(near1, (rng() & 1) ? big : -big);
+    }
+  }
   if (!pw) {
     // atan2: quotients near 1 (the diagonal), near 0 and huge (results near
     // 0, pi/2 and, for negative x, pi), subnormal results.

@@ -87,3 +87,27 @@ print(",\n".join(d(v) for v in chunks))
 h = mp.pi / 2
 print("sin(pi/2 f):", [d((-1) ** n * h ** (2 * n + 1) / mp.factorial(2 * n + 1)) for n in range(9)])
 print("cos(pi/2 f):", [d((-1) ** n * h ** (2 * n) / mp.factorial(2 * n)) for n in range(9)])
+
+# pow (brook_powf): the double-double parts its accurate path needs. The high
+# parts are the tables and constants above; these are the nearest doubles to
+# what each leaves out.
+print("// pow: -log(invc) - logc (logc the table above)")
+print(",\n".join(d(v - mpf(float(v))) for v in lc))
+print("// pow: 2^(j/64) - the table above")
+print(",\n".join(d(mpf(2) ** (mpf(j) / 64) - mpf(float(mpf(2) ** (mpf(j) / 64)))) for j in range(64)))
+ln2_lo = mpf(float(ln2 - lhi))
+print("LN2_LO2 (ln2 - LN2_HI - LN2_LO)", d(ln2 - lhi - ln2_lo))
+c64 = ln2 / 64
+lo64 = mpf(float(c64 - hi))
+print("LN2_64_LO2 (ln2/64 - LN2_64_HI - LN2_64_LO)", d(c64 - hi - lo64))
+
+
+def dd(v):
+    h = mpf(float(v))
+    return d(h) + ", " + d(v - h)
+
+
+print("pow log1p (-1)^(n+1)/n, n = 2..8 as hi, lo:", [dd(mpf((-1) ** (n + 1)) / n) for n in range(2, 9)])
+print("pow log1p (-1)^(n+1)/n, n = 9..15:", [d(mpf((-1) ** (n + 1)) / n) for n in range(9, 16)])
+print("pow expm1 1/n!, n = 2..5 as hi, lo:", [dd(1 / mp.factorial(n)) for n in range(2, 6)])
+print("pow expm1 1/n!, n = 6..10:", [d(1 / mp.factorial(n)) for n in range(6, 11)])
