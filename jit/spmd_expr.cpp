@@ -413,6 +413,12 @@ std::optional<std::pair<Value*, Value*>> Gen::consecutive_column(Value* v, const
     // Lanes + d (exact_index): consecutive by construction, only the range
     // is tested, 0 <= u <= extent - W as one unsigned compare.
     Value* u = known->second;
+    // u is lane 0's exact (unwrapped) value: in range of a 32-bit index type
+    // it is also the wrapped one (exact_int_index).
+    if (t && t->is_integer() && t->size == 4)
+      extent =
+          b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, extent,
+                                  cg.i64(t->is_signed() ? int64_t{1} << 31 : int64_t{1} << 32));
     Value* lim = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, b.CreateSub(extent, cg.i64(W - 1)),
                                          cg.i64(0));
     return std::make_pair(u, b.CreateICmpULT(u, lim));
