@@ -167,10 +167,6 @@ static size_t instruction_count(const llvm::Module& m) {
   return n;
 }
 
-// After inject-tli-mappings: keeps the libmvec variants only on calls with
-// the approximate-functions flag (#pragma brook fp_relaxed). libmvec's
-// results differ from libm's in the last bits, and strict kernels must print
-// what the interpreter prints.
 // brook-scalarize: LLVM's Scalarizer (loads and stores too), except on
 // functions marked kKeepVectorsAttr, whose wide vectors are written on
 // purpose (emit_fold's register transpose) and would come back as hundreds
@@ -184,6 +180,10 @@ struct BrookScalarizePass : llvm::PassInfoMixin<BrookScalarizePass> {
   }
 };
 
+// After inject-tli-mappings: keeps the libmvec variants only on calls with
+// the approximate-functions flag (#pragma brook fp_relaxed). libmvec's
+// results differ from libm's in the last bits, and strict kernels must print
+// what the interpreter prints.
 struct StrictVectorLibraryPass : llvm::PassInfoMixin<StrictVectorLibraryPass> {
   llvm::PreservedAnalyses run(llvm::Function& f, llvm::FunctionAnalysisManager&) {
     bool changed = false;

@@ -231,6 +231,7 @@ AnyStream Engine::stream_named(std::string_view name) {
     state->owned = false;
     state->name = s.name;
     state->element_type = s.element_type;
+    state->elem = s.elem;
     state->extents = s.extents;
     state->count = 1;
     for (int64_t e : s.extents) state->count *= static_cast<std::size_t>(e);

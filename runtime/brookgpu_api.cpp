@@ -194,6 +194,7 @@ stream stream::domain_of(std::initializer_list<int> min, std::initializer_list<i
   view->owned = false;
   view->parent = s_.state_;
   view->element_type = base.element_type;
+  view->elem = base.elem;
   view->element_size = base.element_size;
   view->count = 1;
   std::string lo, hi;

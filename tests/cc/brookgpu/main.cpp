@@ -87,12 +87,14 @@ int main() {
   print("kgrid", cells);  // 0 10 20 1 11 21
 
   // A stream of a .br struct: getStreamType((Particle*)0) comes from brook cc's
-  // kernels.cpp. pos moves by vel * 0.5: (6 12 3 4) and (-0.5 0.25 0 1).
+  // kernels.cpp. pos moves by vel * 0.5: (6 12 3 4) and (-0.5 0.25 0 1); then
+  // the first one again through views with dt = 0: (1 2 3 4).
   ::brook::stream ps(::brook::getStreamType((Particle*)0), 2, -1);
   ::brook::stream qs(::brook::getStreamType((Particle*)0), 2, -1);
   std::vector<Particle> pin = {{{1, 2, 3, 4}, {10, 20}}, {{0, 0, 0, 1}, {-1, 0.5f}}}, pout(2);
   streamRead(ps, pin.data());
   kstep(ps, 0.5f, qs);
+  kstep(ps.domain(0, 1), 0.0f, qs.domain(0, 1));
   streamWrite(qs, pout.data());
   std::cout << "kstep:";
   for (const Particle& p : pout)
