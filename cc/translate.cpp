@@ -91,18 +91,21 @@ class Generator {
   // BrookGPU's getStreamType((T*)0) for a .br struct T, as brcc generated it
   // in its .cpp: the field list, named for the runtime so that
   // `::brook::stream s(::brook::getStreamType((T*)0), n, -1)` makes a stream
-  // of T (brook/brook.hpp, detail::name_stream_type).
+  // of T (brook/brook.hpp, detail::name_stream_type). Inline and kept
+  // (gnu::used): every translated file that sees T emits it, the linker keeps
+  // one, and C++ files that only call it link to that one.
   void brookgpu_stream_type(const Type* t) {
     const std::string list = types_.brookgpu_type_list(t);
     if (list.empty()) return;
     const std::string cxx = types_.spell(t);
     out_.definitions +=
-        "#ifndef BROOK_NO_BROOKGPU_API\nnamespace brook {\ntemplate <>\nconst StreamType* "
+        "#ifndef BROOK_NO_BROOKGPU_API\nnamespace brook {\ntemplate <>\n[[gnu::used]] inline const StreamType* "
         "getStreamType<::" +
         cxx + ">(::" + cxx + "*) {\n  static const StreamType fields[] = {" + list +
         "};\n  static const bool named = detail::name_stream_type(fields, brook_cc::element<::" +
         cxx + ">::name, sizeof(::" + cxx +
-        "));\n  (void)named;\n  return fields;\n}\n}  // namespace brook\n#endif\n\n";
+        "));\n  (void)named;\n  brook_cc::engine();  // the .br files loaded, so that the stream's type is known\n  return "
+        "fields;\n}\n}  // namespace brook\n#endif\n\n";
   }
 
   // A kernel: streams as handles (typed when the element type has a C++
