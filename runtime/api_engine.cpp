@@ -268,6 +268,24 @@ namespace {
 // The text of a positional call of `f` (a kernel or reduce function) with
 // `args`, each value argument copied into a hidden global (its name in
 // `*values`, empty for streams), after checking every argument.
+// How the session's Brook spells type `t`: its name, or for an anonymous
+// struct (`typedef struct { ... } Sample;`, whose name is "struct
+// <anonymous>") the typedef that names it.
+std::string spelling(detail::Session& session, const Type* t) {
+  if (!t->is_struct() || !t->decl || !t->decl->name.empty()) return t->name();
+  for (const auto& program : session.engine().front_end().programs()) {
+    for (const ast::StmtPtr& item : program->items) {
+      const auto* ds = item->as<ast::DeclStmt>();
+      if (!ds) continue;
+      for (const ast::DeclPtr& d : ds->decls) {
+        const auto* td = d->as<ast::TypedefDecl>();
+        if (td && td->type == t) return td->name;
+      }
+    }
+  }
+  return t->name();
+}
+
 std::string call_text(detail::Session& session, const ast::FuncDecl& f, const std::string& k,
                       const char* what, std::span<const detail::Arg> args,
                       std::vector<std::string>* values) {
@@ -302,7 +320,7 @@ std::string call_text(detail::Session& session, const ast::FuncDecl& f, const st
       text += a.stream->name;
       continue;
     }
-    std::string type = a.scalar.empty() ? p.type->name() : std::string(a.scalar);
+    std::string type = a.scalar.empty() ? spelling(session, p.type) : std::string(a.scalar);
     if (a.scalar.empty() && a.size != p.type->size) {
       detail::Session::fail(where + ": a " + p.type->name() + " is " +
                             std::to_string(p.type->size) + " bytes, the C++ value " +

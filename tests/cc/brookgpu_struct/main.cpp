@@ -13,6 +13,7 @@ typedef struct {
 
 void kblend(::brook::stream a, ::brook::stream b, ::brook::stream c);
 void kheaviest(::brook::stream s, ::brook::stream best);
+void kheaviest(::brook::stream s, Sample& best);
 
 int main() {
   ::brook::stream a(::brook::getStreamType((Sample*)0), 3, -1);
@@ -27,12 +28,16 @@ int main() {
   streamWrite(c, out.data());
   for (const Sample& s : out)
     std::printf("(%g %g %g %g) x%g\n", s.colour.x, s.colour.y, s.colour.z, s.colour.w, s.weight);
-  // Reduced into a one-element stream (a host Sample as the target is not
-  // offered yet: the engine cannot spell an anonymous struct's value).
+  // Reduced into a one-element stream, and into a host Sample.
   ::brook::stream heaviest(::brook::getStreamType((Sample*)0), 1, -1);
   kheaviest(c, heaviest);
   Sample best;
   streamWrite(heaviest, &best);
+  std::printf("heaviest: (%g %g %g %g) x%g\n", best.colour.x, best.colour.y, best.colour.z,
+              best.colour.w, best.weight);
+  Sample host{{0, 0, 0, 0}, 0};
+  kheaviest(c, host);
+  best = host;
   std::printf("heaviest: (%g %g %g %g) x%g\n", best.colour.x, best.colour.y, best.colour.z, best.colour.w,
               best.weight);
   return 0;
