@@ -72,6 +72,10 @@ void emit_map(llvm::Module& module, const ast::FuncDecl& kernel, const MapShape&
 // A function attribute: the JIT's brook-scalarize pass leaves the function's
 // vectors whole (compiler.cpp).
 inline constexpr const char* kKeepVectorsAttr = "brook-keep-vectors";
+// A math helper (Codegen::gang_call) whose body calls stdlib/brook_math_inline.cpp:
+// noinline while the pipeline merges equal calls, then inlined
+// (JitCompiler's last step).
+inline constexpr const char* kInlineLateAttr = "brook-inline-late";
 
 // Emits `entry_name` = the fold function of `reducer`. `extra` describes every
 // parameter (input and reduce parameters included, their shapes unused).

@@ -5,6 +5,7 @@
 
 #include "jit/abi.hpp"
 #include "jit/codegen_impl.hpp"
+#include "jit/math_bitcode.hpp"
 #include "stdlib/brook_math.hpp"
 
 namespace brook::jit {
@@ -41,12 +42,42 @@ Value* Codegen::libm(std::string_view name, std::vector<Value*> args, llvm::Type
 // width, stores the gang, calls the gang form and loads the result. It is
 // readnone and noinline so that LLVM still merges and hoists equal calls, as
 // it does the scalar form's (black_scholes calls cnd(d1) twice).
-Value* Codegen::gang_call(std::string_view gang_symbol, Value* x) {
+Value* Codegen::gang_call(std::string_view gang_symbol, std::string_view inline_symbol, Value* x) {
   auto* vt = llvm::cast<llvm::FixedVectorType>(x->getType());
   const unsigned n = vt->getNumElements();
   ++gang_calls;
   const std::string name = std::string(gang_symbol) + "." + std::to_string(n);
   llvm::Function* h = mod.getFunction(name);
+  // The sixteen-lane form from stdlib/brook_math_inline.cpp (bitcode that
+  // compiler.cpp links in), for gangs of 16 or 32: the helper calls it on each
+  // half, and compiler.cpp inlines the helper once the pipeline has merged
+  // equal calls (kInlineLateAttr).
+  if (!h && !inline_symbol.empty() && !math_bitcode().empty() && n % 16 == 0 && n <= 32) {
+    auto* v16 = llvm::FixedVectorType::get(b.getFloatTy(), 16);
+    auto core = mod.getOrInsertFunction(std::string(inline_symbol),
+                                        llvm::FunctionType::get(v16, {v16}, false));
+    h = llvm::Function::Create(llvm::FunctionType::get(vt, {vt}, false),
+                               llvm::GlobalValue::InternalLinkage, name, mod);
+    h->addFnAttr(llvm::Attribute::NoInline);
+    h->addFnAttr(kInlineLateAttr);
+    h->addFnAttr("min-legal-vector-width", "512");
+    h->setDoesNotAccessMemory();  // the lanes that are not plain write only a stack array
+    h->setDoesNotThrow();
+    h->setWillReturn();
+    llvm::IRBuilder<> hb(llvm::BasicBlock::Create(mod.getContext(), "entry", h));
+    Value* arg = h->getArg(0);
+    if (n == 16) {
+      hb.CreateRet(hb.CreateCall(core, {arg}));
+    } else {
+      llvm::SmallVector<int, 16> lo, hi;
+      for (int i = 0; i < 16; ++i) lo.push_back(i), hi.push_back(16 + i);
+      Value* a = hb.CreateCall(core, {hb.CreateShuffleVector(arg, lo)});
+      Value* c = hb.CreateCall(core, {hb.CreateShuffleVector(arg, hi)});
+      llvm::SmallVector<int, 32> both;
+      for (int i = 0; i < 32; ++i) both.push_back(i);
+      hb.CreateRet(hb.CreateShuffleVector(a, c, both));
+    }
+  }
   if (!h) {
     auto* ptr = b.getPtrTy();
     auto callee = mod.getOrInsertFunction(
@@ -127,7 +158,8 @@ Value* Codegen::component_builtin(Builtin id, std::vector<Value*> a, const Type*
   if (s->kind == TypeKind::Float && !relaxed) {
     std::string_view own = stdlib::brook_math_symbol(id);
     if (!own.empty() && llvm::isa<llvm::FixedVectorType>(t) && a.size() == 1)
-      return gang_call(stdlib::brook_math_gang_symbol(id), a[0]);
+      return gang_call(stdlib::brook_math_gang_symbol(id), stdlib::brook_math_inline_symbol(id),
+                       a[0]);
     if (!own.empty()) {
       Value* r = libm(own, a, t);
       if (llvm::Function* f = mod.getFunction(own)) {

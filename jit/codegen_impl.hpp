@@ -104,7 +104,8 @@ class Codegen {
   llvm::Value* libm(std::string_view name, std::vector<llvm::Value*> args, llvm::Type* t);
   // A brook_math.h function on a whole gang (<N x float>) through its gang
   // form (stdlib/brook_math_gang.cpp), one call per gang.
-  llvm::Value* gang_call(std::string_view gang_symbol, llvm::Value* x);
+  llvm::Value* gang_call(std::string_view gang_symbol, std::string_view inline_symbol,
+                         llvm::Value* x);
   // A composed builtin (stdlib/recipe.hpp) over its arguments' components:
   // values of type `comp`, each a scalar or (SPMD) a gang of lanes. Returns
   // the result's components, of type `result_comp`. `same_shape` makes

@@ -16,7 +16,9 @@
 
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/AsmParser/Parser.h>
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/IRBuilder.h>
@@ -24,26 +26,27 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
-#include <llvm/IR/VFABIDemangler.h>
 #include <llvm/IR/PassTimingInfo.h>
-#include <llvm/Config/llvm-config.h>
+#include <llvm/IR/VFABIDemangler.h>
+#include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/DynamicLibrary.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/SmallVectorMemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/xxhash.h>
 #include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
 #include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
-#include <llvm/TargetParser/Host.h>
 
 #include "jit/codegen.hpp"
+#include "jit/math_bitcode.hpp"
 #include "stdlib/brook_math.hpp"
 
 namespace brook::jit {
@@ -63,6 +66,13 @@ double thread_cpu_ms() {
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
+// Part of the disk cache key: a kernel that inlines the math is stale when
+// the math changes.
+uint64_t math_bitcode_hash() {
+  const std::span<const unsigned char> b = math_bitcode();
+  return b.empty() ? 0 : llvm::xxh3_64bits(llvm::ArrayRef(b.data(), b.size()));
+}
+
 [[noreturn]] void fail(llvm::Error e, const char* what) {
   std::string msg;
   llvm::raw_string_ostream os(msg);
@@ -74,6 +84,34 @@ template <class T>
 T check(llvm::Expected<T> v, const char* what) {
   if (!v) fail(v.takeError(), what);
   return std::move(*v);
+}
+
+// Links jit/math_bitcode.hpp's functions into `m` when it calls one
+// (Codegen::gang_call): internal and always inlined, their target attributes
+// dropped so that they take the kernel's (the host CPU's), which includes
+// theirs (brook_math_inline_symbol is empty without AVX-512).
+void link_math_bitcode(llvm::Module& m) {
+  bool wanted = false;
+  for (const llvm::Function& f : m)
+    wanted = wanted || (f.isDeclaration() && f.getName().starts_with("brook_inline_"));
+  if (!wanted) return;
+  const std::span<const unsigned char> bitcode = math_bitcode();
+  llvm::MemoryBufferRef buffer(
+      llvm::StringRef(reinterpret_cast<const char*>(bitcode.data()), bitcode.size()),
+      "brook_math_inline");
+  std::unique_ptr<llvm::Module> lib =
+      check(llvm::parseBitcodeFile(buffer, m.getContext()), "reading the math bitcode");
+  lib->setDataLayout(m.getDataLayout());
+  lib->setTargetTriple(m.getTargetTriple());
+  for (llvm::Function& f : *lib)
+    for (const char* attr : {"target-cpu", "target-features", "tune-cpu"}) f.removeFnAttr(attr);
+  if (llvm::Linker::linkModules(m, std::move(lib), llvm::Linker::LinkOnlyNeeded))
+    throw std::runtime_error("JIT: linking the math bitcode failed");
+  for (llvm::Function& f : m) {
+    if (f.isDeclaration() || !f.getName().starts_with("brook_inline_")) continue;
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    f.addFnAttr(llvm::Attribute::AlwaysInline);
+  }
 }
 
 }  // namespace
@@ -310,10 +348,27 @@ struct JitCompiler::Impl {
       lpm.addPass(llvm::LoopFullUnrollPass(3));
       return true;
     });
+    link_math_bitcode(m);
     llvm::ModulePassManager mpm;
     const std::string& text = !spmd ? scalar_pipeline : is_large ? spmd_large_pipeline : spmd_pipeline;
     if (auto e = pb.parsePassPipeline(mpm, text)) fail(std::move(e), "parsing the pass pipeline");
     mpm.run(m, mam);
+    // The math helpers (kInlineLateAttr) inlined now that equal calls are
+    // merged: the cores' instructions interleave with the kernel's, and the
+    // lanes no longer go through memory.
+    bool late = false;
+    for (llvm::Function& f : m) {
+      if (!f.hasFnAttribute(kInlineLateAttr)) continue;
+      f.removeFnAttr(llvm::Attribute::NoInline);
+      f.addFnAttr(llvm::Attribute::AlwaysInline);
+      late = true;
+    }
+    if (late) {
+      llvm::ModulePassManager inline_late;
+      if (auto e = pb.parsePassPipeline(inline_late, "always-inline,globaldce"))
+        fail(std::move(e), "parsing the pass pipeline");
+      inline_late.run(m, mam);
+    }
   }
 
   std::unique_ptr<llvm::MemoryBuffer> codegen(llvm::Module& m, bool is_large) {
@@ -403,11 +458,11 @@ JitCompiler::JitCompiler(const JitTuning& tuning, std::string cache_dir)
     else llvm::consumeError(gen.takeError());
   }
   std::ostringstream key;
-  key << pipeline_version() << ";" << impl_->scalar_pipeline << ";" << impl_->spmd_pipeline << ";" << impl_->spmd_large_pipeline << ";large>"
-      << kSpmdLargeInstructions << ";cg"
+  key << pipeline_version() << ";" << impl_->scalar_pipeline << ";" << impl_->spmd_pipeline << ";"
+      << impl_->spmd_large_pipeline << ";large>" << kSpmdLargeInstructions << ";cg"
       << static_cast<int>(impl_->tm->getOptLevel()) << ";llvm" << LLVM_VERSION_STRING << ";"
-      << impl_->tm->getTargetCPU().str() << ";" << impl_->tm->getTargetFeatureString().str() << ";mvec"
-      << impl_->have_libmvec;
+      << impl_->tm->getTargetCPU().str() << ";" << impl_->tm->getTargetFeatureString().str()
+      << ";mvec" << impl_->have_libmvec << ";math" << std::hex << math_bitcode_hash();
   impl_->cpu_key = key.str();
 }
 
@@ -416,7 +471,9 @@ JitCompiler::~JitCompiler() = default;
 // Bump when a brook-* pass or the code generation of large modules (-O1,
 // FastISel, the options in Impl::codegen) changes what it does (the pipeline
 // texts are in the key already).
-const char* JitCompiler::pipeline_version() { return "brook-pipeline-4"; }
+const char* JitCompiler::pipeline_version() {
+  return "brook-pipeline-5";
+}
 
 namespace {
 

@@ -217,6 +217,14 @@ std::string_view brook_math_gang_symbol(Builtin id) {
   return e ? e->gang_symbol : std::string_view{};
 }
 
+std::string_view brook_math_inline_symbol(Builtin id) {
+  // brook_math_inline.cpp's functions: brook_math_avx512.hpp's cores.
+  if (!use_avx512()) return {};
+  if (id == Builtin::exp) return "brook_inline_expf_16";
+  if (id == Builtin::log) return "brook_inline_logf_16";
+  return {};
+}
+
 BrookGangFn brook_math_gang_fn(Builtin id) {
   const Entry* e = find(id);
   return e ? gang_for_cpu(*e) : nullptr;

@@ -54,6 +54,10 @@ struct BrookGangSymbol {
   BrookGangFn fn;
 };
 std::span<const BrookGangSymbol> brook_math_gang_symbols();
+// The name of `id`'s sixteen-lane form in stdlib/brook_math_inline.cpp,
+// `<16 x float> (<16 x float>)`, which the JIT links into a kernel as bitcode
+// and inlines; empty where there is none or this CPU lacks AVX-512.
+std::string_view brook_math_inline_symbol(Builtin id);
 // Every gang form of `id` this CPU can run, named by instruction set
 // ("base", "avx2", "avx512"), for tests/math/check_math --gang.
 std::vector<BrookGangSymbol> brook_math_gang_variants(Builtin id);
