@@ -19,6 +19,7 @@
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/IRBuilder.h>
@@ -238,9 +239,11 @@ struct StrictVectorLibraryPass : llvm::PassInfoMixin<StrictVectorLibraryPass> {
 };
 
 struct JitCompiler::Impl {
-  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::optional<llvm::orc::JITTargetMachineBuilder> jtmb;
   std::unique_ptr<llvm::TargetMachine> tm;
-  std::unique_ptr<llvm::TargetMachine> tm_large;  // -O1 code generation, for large brook.spmd modules
+  std::unique_ptr<llvm::TargetMachine>
+      tm_large;  // -O1 code generation, for large brook.spmd modules; made on first use
+  std::unique_ptr<llvm::orc::LLJIT> jit;  // after tm: its compile function refers to it
   std::string cpu_key;  // pipelines + LLVM version + CPU name + features
   bool have_libmvec = false;
   std::unordered_map<uint64_t, void*> loaded;  // hash -> entry address
@@ -375,6 +378,14 @@ struct JitCompiler::Impl {
     llvm::SmallVector<char, 0> buf;
     llvm::raw_svector_ostream os(buf);
     llvm::legacy::PassManager pm;
+    if (is_large && !tm_large) {
+      auto large = *jtmb;
+      large.setCodeGenOptLevel(llvm::CodeGenOptLevel::Less);
+      tm_large = check(large.createTargetMachine(), "creating the target machine");
+      // FastISel: the few scalar instructions go the quick way (vector ones
+      // still take SelectionDAG); 10% less code generation time on winograd.
+      tm_large->setFastISel(true);
+    }
     llvm::TargetMachine& target = is_large ? *tm_large : *tm;
     std::lock_guard lock(codegen_options_mutex());
     // Large modules: without the pre-register-allocation scheduler, the
@@ -413,22 +424,31 @@ JitCompiler::JitCompiler(const JitTuning& tuning, std::string cache_dir)
       llvm::cl::ParseCommandLineOptions(static_cast<int>(argv.size()), argv.data(), "", &llvm::errs());
     }
   });
-  auto jtmb = check(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host");
+  auto& jtmb = impl_->jtmb.emplace(
+      check(llvm::orc::JITTargetMachineBuilder::detectHost(), "detecting the host"));
   jtmb.setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
   impl_->tm = check(jtmb.createTargetMachine(), "creating the target machine");
-  {
-    auto large = jtmb;
-    large.setCodeGenOptLevel(llvm::CodeGenOptLevel::Less);
-    impl_->tm_large = check(large.createTargetMachine(), "creating the target machine");
-    // FastISel: the few scalar instructions go the quick way (vector ones
-    // still take SelectionDAG); 10% less code generation time on winograd.
-    impl_->tm_large->setFastISel(true);
-  }
   if (!tuning.scalar_pipeline.empty()) impl_->scalar_pipeline = tuning.scalar_pipeline;
   if (!tuning.spmd_pipeline.empty()) impl_->spmd_pipeline = impl_->spmd_large_pipeline = tuning.spmd_pipeline;
   std::string err;
   impl_->have_libmvec = !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1", &err);
-  impl_->jit = check(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(jtmb).create(), "creating LLJIT");
+  // Each target machine costs about 0.4 ms to make (its subtarget tables), and
+  // LLJIT would make two more of its own (for the data layout and for an IR
+  // compile layer brook never uses: objects come from codegen() or the disk
+  // cache). Nor does brook need its platform support (static initialisers of
+  // IR modules): kernels have none.
+  llvm::TargetMachine* tm = impl_->tm.get();
+  impl_->jit =
+      check(llvm::orc::LLJITBuilder()
+                .setJITTargetMachineBuilder(jtmb)
+                .setDataLayout(tm->createDataLayout())
+                .setCompileFunctionCreator([tm](llvm::orc::JITTargetMachineBuilder) {
+                  return llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>>(
+                      std::make_unique<llvm::orc::SimpleCompiler>(*tm));
+                })
+                .setPlatformSetUp(llvm::orc::setUpInactivePlatform)
+                .create(),
+            "creating LLJIT");
   auto& es = impl_->jit->getExecutionSession();
   llvm::orc::SymbolMap hooks;
   hooks[es.intern("brook_jit_printf")] = {llvm::orc::ExecutorAddr::fromPtr(&brook_jit_printf),
