@@ -482,7 +482,11 @@ void Gen::write_shadow(const ast::Expr& e) {
   if (!w->second.reset) {
     Value* cur = load_comp(s, 0);
     unify(cur, v);
-    v = b.CreateAdd(cur, v);
+    // Stepping by one, the shadow would need 2^63 steps (centuries) to
+    // overflow, so the add is nsw: LLVM then knows a counter from 0 up is
+    // never negative and drops the gathers' lower clamp, as for an int loop.
+    const int64_t step = w->second.value;
+    v = step == 1 || step == -1 ? b.CreateNSWAdd(cur, v) : b.CreateAdd(cur, v);
   }
   store_comp(s, 0, v);
 }
