@@ -55,11 +55,17 @@ struct Sema::Impl {
   bool at_global_scope() const { return scopes.size() == 1; }
   // The same declaration read again from the same place of the same header
   // by another translation unit (`brook run a.br b.c` with both including
-  // "t.h"): it is the earlier declaration, as a C linker would see it. Not in
-  // the REPL, where loading a file again replaces what it defined.
+  // "t.h"): it is the earlier declaration, as a C linker would see it. In the
+  // REPL and the embedding API (allow_redefinition), loading a file again
+  // replaces what it defined, unless the file is unchanged: then it is the
+  // same declaration too, which is what makes a header's typedef'd struct
+  // one type across the .br files of a `brook cc` program.
   bool reread(SourceLoc earlier, SourceLoc now) const {
-    return !options.allow_redefinition && earlier.file != now.file && earlier.line == now.line &&
-           earlier.col == now.col && now.valid() && diags.sources().same_file(earlier.file, now.file);
+    const SourceManager& s = diags.sources();
+    if (!now.valid() || earlier.file == now.file || earlier.line != now.line ||
+        earlier.col != now.col || !s.same_file(earlier.file, now.file))
+      return false;
+    return !options.allow_redefinition || s.text(earlier.file) == s.text(now.file);
   }
 
   // ---- the function being checked

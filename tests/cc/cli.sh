@@ -4,7 +4,8 @@
 # diagnostics, exit 1 and no output files; -o DIR/NAME writes DIR/NAME.h and
 # DIR/NAME.cpp; several files make one program whose .br main gets argc and
 # whose exit status is the program's; a second run compiles nothing (the
-# disk cache); -I and -D options reach the program.
+# disk cache); -I and -D options reach the program; two files translated
+# apart share a header's struct.
 set -u
 brook=$1 cxx=$2 include=$3 libdir=$4 backend=$5
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,6 +51,20 @@ grep -q "^// first(): not callable from C++" "$tmp/gen/types.h" || fail "no note
   -o "$tmp/types" -L "$libdir" -lbrook -Wl,-rpath,"$libdir" || fail "types_main.cpp does not build"
 out=$(BROOK_BACKEND=$backend XDG_CACHE_HOME="$tmp/cache-types" "$tmp/types")
 [ "$out" = $'131 161 191 221\n110.5 120.5 130.5 140.5\n241.5 281.5 321.5 361.5' ] || fail "types_main printed: $out"
+
+# Two .br files, each through its own `brook cc` (as a Makefile runs brcc per
+# file), sharing a header's typedef'd anonymous struct: one type, so the
+# prototype in pair_main.br is the kernel pair_kern.br defines, whichever
+# file's sources the program loads first (link order).
+"$brook" cc -o "$tmp/gen/pair_kern" pair_kern.br && "$brook" cc -o "$tmp/gen/pair_main" pair_main.br ||
+  fail "brook cc of pair_kern.br or pair_main.br failed"
+for order in "pair_kern pair_main" "pair_main pair_kern"; do
+  set -- $order
+  "$cxx" -std=c++20 -O0 -I "$include" "$tmp/gen/$1.cpp" "$tmp/gen/$2.cpp" -o "$tmp/pair" -L "$libdir" -lbrook \
+    -Wl,-rpath,"$libdir" || fail "pair_kern and pair_main ($order) do not build"
+  out=$(BROOK_BACKEND=$backend XDG_CACHE_HOME="$tmp/cache-pair" "$tmp/pair" 2>&1)
+  [ "$out" = $'0 0\n10 1\n20 2' ] || fail "pair_kern and pair_main ($order) printed: $out"
+done
 
 export XDG_CACHE_HOME="$tmp/cache" BROOK_BACKEND=$backend
 expected=$'2.00 4.00 6.00 8.00 \n3 101.0'
