@@ -12,10 +12,10 @@ namespace brook {
 namespace {
 
 // How long the process ran before this library's static initialisers (exec,
-// dynamic loading of LLVM and OpenCL libraries): the kernel's start time of
-// the process (/proc/self/stat, in clock ticks since boot, so to 10 ms)
+// dynamic loading of LLVM and OpenCL libraries), from the kernel's start time
+// of the process (/proc/self/stat, in clock ticks since boot, so to 10 ms)
 // against CLOCK_BOOTTIME now. 0 where that cannot be read.
-double ms_before_static_init() {
+double ms_since_start_tick() {
   std::FILE* f = std::fopen("/proc/self/stat", "r");
   if (!f) return 0;
   char buf[1024];
@@ -38,6 +38,22 @@ double ms_before_static_init() {
   if (!start || ticks <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0) return 0;
   double ms = (static_cast<double>(now.tv_sec) + now.tv_nsec / 1e9 - static_cast<double>(start) / ticks) * 1000.0;
   return ms > 0 && ms < 60000 ? ms : 0;
+}
+
+// The start tick says the process began up to one tick (10 ms) after it;
+// the process's CPU time so far (exec and dynamic loading, single-threaded
+// and on the CPU unless it waited for the disk) says where in that window,
+// to the microsecond. Without it, a 150 ms program's report was off by up
+// to 7 % against the time its parent measured.
+double ms_before_static_init() {
+  const double tick = ms_since_start_tick();
+  timespec cpu{};
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) != 0) return tick;
+  const double ran = static_cast<double>(cpu.tv_sec) * 1e3 + cpu.tv_nsec / 1e6;
+  if (tick <= 0) return ran < 60000 ? ran : 0;
+  const long ticks = sysconf(_SC_CLK_TCK);
+  const double window = ticks > 0 ? 1000.0 / static_cast<double>(ticks) : 10.0;
+  return ran < tick - window ? tick - window : ran > tick ? tick : ran;
 }
 
 // When the process started: set by this library's first static initialiser,
