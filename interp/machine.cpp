@@ -21,8 +21,11 @@ uint8_t* StackArena::push(size_t size) {
     if (current_ < chunks_.size()) ++current_;
     // Drop smaller chunks beyond the current one: they are unused.
     chunks_.resize(current_);
+    // Not value-initialised: each push clears what it hands out, and a fresh
+    // 1 MB chunk would otherwise be written whole (256 page faults) when
+    // the first frame needs a few bytes of it.
     size_t n = std::max<size_t>(size, size_t{1} << 20);
-    chunks_.push_back({std::make_unique<uint8_t[]>(n), n});
+    chunks_.push_back({std::make_unique_for_overwrite<uint8_t[]>(n), n});
     used_ = 0;
   }
 }
