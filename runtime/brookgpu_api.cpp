@@ -76,13 +76,27 @@ std::pair<std::string, std::size_t> element_of(const StreamType* type) {
       return {"float3", 12};
     case __BRTFLOAT4:
       return {"float4", 16};
+    // fixed and shortfixed: spellings of float (LANGUAGE.md §12), as
+    // BrookGPU's CPU runtime computed them.
+    case __BRTFIXED:
+    case __BRTSHORTFIXED:
+      return {"float", 4};
+    case __BRTFIXED2:
+    case __BRTSHORTFIXED2:
+      return {"float2", 8};
+    case __BRTFIXED3:
+    case __BRTSHORTFIXED3:
+      return {"float3", 12};
+    case __BRTFIXED4:
+    case __BRTSHORTFIXED4:
+      return {"float4", 16};
     case __BRTDOUBLE:
       return {"double", 8};
     case __BRTDOUBLE2:
       return {"double2", 16};
     default:
-      api::detail::Session::fail(
-          "BrookGPU's fixed-point stream types (fixed, shortfixed) are not supported");
+      api::detail::Session::fail("unknown BrookGPU stream type code " +
+                                 std::to_string(static_cast<int>(type[0])));
   }
 }
 

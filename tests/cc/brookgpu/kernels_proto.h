@@ -15,4 +15,5 @@ typedef struct {
   float2 vel;
 } Particle;
 void kstep(::brook::stream p, const float dt, ::brook::stream q);
+void khalfswap(::brook::stream a, ::brook::stream b);
 #endif

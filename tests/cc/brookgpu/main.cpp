@@ -102,6 +102,21 @@ int main() {
               << p.vel.x << " " << p.vel.y << ")";
   std::cout << "\n";
 
+  // BrookGPU's fixed-point codes are spellings of float..float4
+  // (LANGUAGE.md §12), as the CPU runtime computed them: a fixed2 stream
+  // holds float2 elements. (1 2) and (3 4) swapped and halved.
+  static const ::brook::StreamType fixed2_list[] = {::brook::__BRTFIXED2, ::brook::__BRTNONE};
+  static const ::brook::StreamType shortfixed2_list[] = {::brook::__BRTSHORTFIXED2,
+                                                         ::brook::__BRTNONE};
+  ::brook::stream fa(fixed2_list, 2, -1), fb(shortfixed2_list, 2, -1);
+  std::vector<float2> fin = {{1, 2}, {3, 4}}, fout(2);
+  streamRead(fa, fin.data());
+  khalfswap(fa, fb);
+  streamWrite(fb, fout.data());
+  std::cout << "khalfswap:";
+  for (const float2& x : fout) std::cout << " (" << x.x << " " << x.y << ")";
+  std::cout << "\n";
+
   // A field list no .br struct gave: a clear error, not a wrong layout.
   static const ::brook::StreamType unnamed[] = {__BRTFLOAT, __BRTFLOAT2, __BRTNONE};
   try {
