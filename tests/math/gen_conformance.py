@@ -119,6 +119,63 @@ def c_hex(b):
     return ('-' if neg else '') + '0x' + whole + ('.' + frac if frac else '') + 'p' + exp
 
 
+def unique_pairs(pairs):
+    """pairs without repeats, in first-seen order."""
+    seen, out = set(), []
+    for p in pairs:
+        if p not in seen:
+            seen.add(p)
+            out.append(p)
+    return out
+
+
+def write_binary(fn, a, b, pairs, header, kernel, vector, expected):
+    """Writes tests/conformance/streams/s10_<fn>_cr.{br,out} for a two-argument
+    function: `header` (comment lines), a kernel `kernel(a, b)` and, on
+    float2, `kernel`v(p) = fn(p, p.yx); every pair's bits printed with %a,
+    then the four float2 values of `vector` (8 C float literals).
+    expected(bits_a, bits_b) gives the result's bits."""
+    n = len(pairs)
+    k, kv = kernel, kernel + 'v'
+    br = header + [f'kernel void {k}(float {a}<>, float {b}<>, out float r<>) {{ r = {fn}({a}, {b}); }}',
+                   f'kernel void {kv}(float2 p<>, out float2 r<>) {{ r = {fn}(p, p.yx); }}']
+    for name, arg in ((a, 0), (b, 1)):
+        br.append(f'unsigned int {name}bits[{n}] = {{')
+        for i in range(0, n, 6):
+            br.append('  ' + ', '.join(f'0x{p[arg]:08x}u' for p in pairs[i:i + 6]) + ',')
+        br.append('};')
+    pv = ', '.join(vector)
+    values = [float(v.rstrip('f')) for v in vector]
+    br += [f'float {a}<{n}>, {b}<{n}>, r<{n}>;',
+           f'float out[{n}];',
+           f'streamRead({a}, (float*){a}bits);',
+           f'streamRead({b}, (float*){b}bits);',
+           f'{k}({a}, {b}, r);',
+           'streamWrite(r, out);',
+           f'for (int i = 0; i < {n}; i++) {{',
+           '  unsigned int* b = (unsigned int*)&out[i];',
+           f'  printf("{fn}(0x%08x, 0x%08x) = 0x%08x %a\\n", {a}bits[i], {b}bits[i], *b, out[i]);',
+           '}',
+           f'// The vector form: {fn}({a}, {b}) and {fn}({b}, {a}) per component.',
+           f'float pv[8] = {{{pv}}};',
+           'float2 p<4>, rv<4>;',
+           'float2 outv[4];',
+           'streamRead(p, pv);',
+           f'{kv}(p, rv);',
+           'streamWrite(rv, outv);',
+           'for (int i = 0; i < 4; i++) {',
+           '  unsigned int* b = (unsigned int*)&outv[i];',
+           '  printf("0x%08x 0x%08x\\n", b[0], b[1]);',
+           '}']
+    stem = f'tests/conformance/streams/s10_{fn}_cr'
+    open(stem + '.br', 'w').write('\n'.join(br) + '\n')
+    lines = [f'{fn}(0x{x:08x}, 0x{y:08x}) = 0x{expected(x, y):08x} {c_hex(expected(x, y))}' for x, y in pairs]
+    for i in range(4):
+        x, y = bits_of(values[2 * i]), bits_of(values[2 * i + 1])
+        lines.append(f'0x{expected(x, y):08x} 0x{expected(y, x):08x}')
+    open(stem + '.out', 'w').write('\n'.join(lines) + '\n')
+
+
 def main():
     specials = [0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x40000000, 0x3f000000, 0x41200000,
                 0x42c80000, 0x2edbe6ff, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001,

@@ -19,7 +19,7 @@ from fractions import Fraction
 from mpmath import mp, mpf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_conformance import NAN, bits_of, c_hex, f_of, round32
+from gen_conformance import NAN, bits_of, f_of, round32, unique_pairs, write_binary
 
 mp.prec = 300
 ONE, INF, NINF, NZERO = 0x3f800000, 0x7f800000, 0xff800000, 0x80000000
@@ -168,55 +168,11 @@ def main():
     for line in open(sys.argv[1]):
         _, xh, yh = line.split()
         pairs.append((int(xh, 16), int(yh, 16)))
-    seen, unique = set(), []
-    for p in pairs:
-        if p not in seen:
-            seen.add(p)
-            unique.append(p)
-    n = len(unique)
-    br = ['// §10: pow of stdlib/brook_math.h returns the correctly rounded result',
-          "// (ties to even), NaN as 0x7fc00000, with the same bits on every backend;",
-          "// Annex F's specials. The expected bits come from exact rational arithmetic",
-          '// and mpmath (tests/math/gen_pow_conformance.py).',
-          'kernel void pw(float x<>, float y<>, out float r<>) { r = pow(x, y); }',
-          'kernel void pwv(float2 p<>, out float2 r<>) { r = pow(p, p.yx); }',
-          f'unsigned int xbits[{n}] = {{']
-    for i in range(0, n, 6):
-        br.append('  ' + ', '.join(f'0x{p[0]:08x}u' for p in unique[i:i + 6]) + ',')
-    br.append('};')
-    br.append(f'unsigned int ybits[{n}] = {{')
-    for i in range(0, n, 6):
-        br.append('  ' + ', '.join(f'0x{p[1]:08x}u' for p in unique[i:i + 6]) + ',')
-    br.append('};')
-    br += [f'float x<{n}>, y<{n}>, r<{n}>;',
-           f'float out[{n}];',
-           'streamRead(x, (float*)xbits);',
-           'streamRead(y, (float*)ybits);',
-           'pw(x, y, r);',
-           'streamWrite(r, out);',
-           f'for (int i = 0; i < {n}; i++) {{',
-           '  unsigned int* b = (unsigned int*)&out[i];',
-           '  printf("pow(0x%08x, 0x%08x) = 0x%08x %a\\n", xbits[i], ybits[i], *b, out[i]);',
-           '}',
-           '// The vector form: pow(x, y) and pow(y, x) per component.',
-           'float pv[8] = {17.0f, 6.0f, -3.0f, 3.0f, 0.5f, 149.5f, 1.5f, -2.0f};',
-           'float2 p<4>, rv<4>;',
-           'float2 outv[4];',
-           'streamRead(p, pv);',
-           'pwv(p, rv);',
-           'streamWrite(rv, outv);',
-           'for (int i = 0; i < 4; i++) {',
-           '  unsigned int* b = (unsigned int*)&outv[i];',
-           '  printf("0x%08x 0x%08x\\n", b[0], b[1]);',
-           '}']
-    open('tests/conformance/streams/s10_pow_cr.br', 'w').write('\n'.join(br) + '\n')
-    lines = [f'pow(0x{x:08x}, 0x{y:08x}) = 0x{expected(x, y):08x} {c_hex(expected(x, y))}'
-             for x, y in unique]
-    pv = [17.0, 6.0, -3.0, 3.0, 0.5, 149.5, 1.5, -2.0]
-    for i in range(4):
-        a, b = fb(pv[2 * i]), fb(pv[2 * i + 1])
-        lines.append(f'0x{expected(a, b):08x} 0x{expected(b, a):08x}')
-    open('tests/conformance/streams/s10_pow_cr.out', 'w').write('\n'.join(lines) + '\n')
-
+    write_binary('pow', 'x', 'y', unique_pairs(pairs),
+                 ['// §10: pow of stdlib/brook_math.h returns the correctly rounded result',
+                  "// (ties to even), NaN as 0x7fc00000, with the same bits on every backend;",
+                  "// Annex F's specials. The expected bits come from exact rational arithmetic",
+                  '// and mpmath (tests/math/gen_pow_conformance.py).'],
+                 'pw', ['17.0f', '6.0f', '-3.0f', '3.0f', '0.5f', '149.5f', '1.5f', '-2.0f'], expected)
 
 main()
