@@ -114,7 +114,7 @@ TEST_CASE("jit math inline: exp and log inlined into a loop give the scalar func
     CAPTURE(f);
     const std::string ir = c.optimized_ir(JitCompiler::emit_ir_text(loop_over(f)));
     CHECK(ir.find("call <16 x float> @" + f) == std::string::npos);  // inlined
-    CHECK(ir.find("vpermi2var.pd.512") != std::string::npos);        // the table lookups
+    CHECK(ir.find("vpermi2var") != std::string::npos);  // the table lookups in registers
     auto r = c.get(JitCompiler::emit_ir_text(loop_over(f)));
     REQUIRE(r.address);
     CHECK(differences(reinterpret_cast<Loop>(r.address), k.scalar, step) == 0);
