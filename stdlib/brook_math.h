@@ -132,7 +132,7 @@ BROOK_M_FN int brook_m_expf_plain(float x) {
 // The steps below are the ones brook_math_gang.cpp's AVX-512 form spells in
 // intrinsics, operation for operation: change both or neither.
 BROOK_M_FN float brook_m_expf_core(float x) {
-  double s = (double)x * 0x1.71547652b82fep+4 + 0x1.8p52;  // k = round(x * 16/ln2)
+  double s = BROOK_M_FMA((double)x, 0x1.71547652b82fep+4, 0x1.8p52);  // k = round(x * 16/ln2)
   double kd = s - 0x1.8p52;
   brook_m_i32 k = (brook_m_i32)(brook_m_u32)BROOK_M_D2U(s);
   // Cody-Waite with ln2/16 = hi + lo, hi of 38 bits: kd * hi is exact.

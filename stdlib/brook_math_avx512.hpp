@@ -30,7 +30,7 @@ namespace cr = brook::stdlib::cr;
 [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw"), gnu::always_inline]] inline __m512d exp_core8(
     __m512d x, __m512i table_lo, __m512i table_hi) {
   const __m512d shifter = _mm512_set1_pd(0x1.8p52);
-  const __m512d s = _mm512_add_pd(_mm512_mul_pd(x, _mm512_set1_pd(0x1.71547652b82fep+4)), shifter);
+  const __m512d s = _mm512_fmadd_pd(x, _mm512_set1_pd(0x1.71547652b82fep+4), shifter);
   const __m512d kd = _mm512_sub_pd(s, shifter);
   __m512d r = _mm512_fnmadd_pd(kd, _mm512_set1_pd(0x1.62e42fefa0000p-5), x);
   r = _mm512_fnmadd_pd(kd, _mm512_set1_pd(0x1.cf79abc9e3b3ap-44), r);
