@@ -241,8 +241,8 @@ struct StrictVectorLibraryPass : llvm::PassInfoMixin<StrictVectorLibraryPass> {
 struct JitCompiler::Impl {
   std::optional<llvm::orc::JITTargetMachineBuilder> jtmb;
   std::unique_ptr<llvm::TargetMachine> tm;
-  std::unique_ptr<llvm::TargetMachine>
-      tm_large;  // -O1 code generation, for large brook.spmd modules; made on first use
+  // -O1 code generation, for large brook.spmd modules; made on first use.
+  std::unique_ptr<llvm::TargetMachine> tm_large;
   std::unique_ptr<llvm::orc::LLJIT> jit;  // after tm: its compile function refers to it
   std::string cpu_key;  // pipelines + LLVM version + CPU name + features
   bool have_libmvec = false;
