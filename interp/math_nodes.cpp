@@ -83,6 +83,17 @@ struct KernelMath : MathBase {
   }
 };
 
+// The same for a double one (brook_math.h's double exp).
+struct KernelMathD : MathBase {
+  stdlib::BrookMathFnD fn = nullptr;
+  Scalar eval(Machine& m) override { return put<double>(fn(get<double>(args[0]->eval(m)))); }
+  void eval_vec(Machine& m, Vec& out) override {
+    Vec v[3];
+    gather(m, v);
+    for (uint32_t i = 0; i < n; ++i) out.c[i] = put<double>(fn(get<double>(v[0].c[i])));
+  }
+};
+
 // The same for a two-argument one (atan2).
 struct KernelMath2 : MathBase {
   stdlib::BrookMathFn2 fn = nullptr;
@@ -136,9 +147,17 @@ NodePtr make_math(Builtin id, std::vector<NodePtr> args, std::vector<const Type*
                                       result->scalar_of()->kind == TypeKind::Float
                                   ? stdlib::brook_math_fn2(id)
                                   : nullptr;
+  stdlib::BrookMathFnD own_d = in_kernel && ck == TypeKind::Double && args.size() == 1 &&
+                                       result->scalar_of()->kind == TypeKind::Double
+                                   ? stdlib::brook_math_fn_f64(id)
+                                   : nullptr;
   if (own) {
     auto k = std::make_unique<KernelMath>();
     k->fn = own;
+    node = std::move(k);
+  } else if (own_d) {
+    auto k = std::make_unique<KernelMathD>();
+    k->fn = own_d;
     node = std::move(k);
   } else if (own2) {
     auto k = std::make_unique<KernelMath2>();

@@ -100,6 +100,9 @@ struct Lowering {
       }
       return stdlib::ref_math_f32(fn, xs);
     } else if constexpr (std::is_same_v<T, double>) {
+      if (own_math && xs.size() == 1) {
+        if (stdlib::BrookMathFnD f = stdlib::brook_math_fn_f64(fn)) return f(xs[0]);
+      }
       return stdlib::ref_math_f64(fn, xs);
     } else {
       return stdlib::ref_math_int<T>(fn, xs);

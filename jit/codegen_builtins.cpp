@@ -169,6 +169,18 @@ Value* Codegen::component_builtin(Builtin id, std::vector<Value*> a, const Type*
       return r;
     }
   }
+  // Double ones likewise where brook_math.h has them (exp), one call per lane.
+  if (s->kind == TypeKind::Double && !relaxed && a.size() == 1) {
+    std::string_view own = stdlib::brook_math_symbol_f64(id);
+    if (!own.empty()) {
+      Value* r = libm(own, a, t);
+      if (llvm::Function* f = mod.getFunction(own)) {
+        f->setDoesNotAccessMemory();
+        f->setWillReturn();
+      }
+      return r;
+    }
+  }
   const auto& info = stdlib::builtin_info(id);
   std::string_view name = s->kind == TypeKind::Float ? info.c_float_name : info.c_double_name;
   if (name.empty() || !fp) unsupported({}, "the builtin '" + std::string(info.name) + "' on '" + s->name() + "'");

@@ -461,6 +461,9 @@ JitCompiler::JitCompiler(const JitTuning& tuning, std::string cache_dir)
   for (const stdlib::BrookMathSymbol& m : stdlib::brook_math_symbols())
     hooks[es.intern(m.name)] = {llvm::orc::ExecutorAddr::fromPtr(m.fn),
                                 llvm::JITSymbolFlags::Exported};
+  for (const stdlib::BrookMathSymbolD& m : stdlib::brook_math_double_symbols())
+    hooks[es.intern(m.name)] = {llvm::orc::ExecutorAddr::fromPtr(m.fn),
+                                llvm::JITSymbolFlags::Exported};
   for (const stdlib::BrookMathSymbol2& m : stdlib::brook_math_binary_symbols())
     hooks[es.intern(m.name)] = {llvm::orc::ExecutorAddr::fromPtr(m.fn),
                                 llvm::JITSymbolFlags::Exported};

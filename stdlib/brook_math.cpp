@@ -81,6 +81,9 @@ BROOK_CR_SCALAR float brook_cr_atan2f(float y, float x) {
 BROOK_CR_SCALAR BROOK_CR_FLAT float brook_cr_powf(float x, float y) {
   return brook::stdlib::cr::brook_powf(x, y);
 }
+BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_exp(double x) {
+  return brook::stdlib::cr::brook_exp(x);
+}
 }
 
 namespace brook::stdlib {
@@ -131,6 +134,24 @@ constexpr std::array kBinary{
     Entry2{Builtin::atan2, "brook_cr_atan2f", "brook_atan2f", brook_cr_atan2f},
     Entry2{Builtin::pow, "brook_cr_powf", "brook_powf", brook_cr_powf},
 };
+
+// The double functions brook_math.h defines so far (within one ulp, the
+// same bits on every backend); the rest of §10's double forms still use libm.
+struct EntryD {
+  Builtin id;
+  std::string_view symbol;
+  std::string_view opencl;
+  double (*fn)(double);
+};
+constexpr std::array kDouble{
+    EntryD{Builtin::exp, "brook_cr_exp", "brook_exp", brook_cr_exp},
+};
+
+const EntryD* find_double(Builtin id) {
+  for (const EntryD& e : kDouble)
+    if (e.id == id) return &e;
+  return nullptr;
+}
 
 const Entry* find(Builtin id) {
   for (const Entry& e : kEntries)
@@ -215,6 +236,30 @@ std::span<const BrookMathSymbol2> brook_math_binary_symbols() {
 std::string_view brook_math_gang_symbol(Builtin id) {
   const Entry* e = find(id);
   return e ? e->gang_symbol : std::string_view{};
+}
+
+BrookMathFnD brook_math_fn_f64(Builtin id) {
+  const EntryD* e = find_double(id);
+  return e ? e->fn : nullptr;
+}
+
+std::string_view brook_math_symbol_f64(Builtin id) {
+  const EntryD* e = find_double(id);
+  return e ? e->symbol : std::string_view{};
+}
+
+std::string_view brook_math_opencl_name_f64(Builtin id) {
+  const EntryD* e = find_double(id);
+  return e ? e->opencl : std::string_view{};
+}
+
+std::span<const BrookMathSymbolD> brook_math_double_symbols() {
+  static constexpr auto symbols = [] {
+    std::array<BrookMathSymbolD, kDouble.size()> out{};
+    for (std::size_t i = 0; i < kDouble.size(); ++i) out[i] = {kDouble[i].symbol, kDouble[i].fn};
+    return out;
+  }();
+  return symbols;
 }
 
 std::string_view brook_math_inline_symbol(Builtin id) {

@@ -50,6 +50,8 @@ typedef unsigned long long brook_m_u64;
 #define BROOK_M_FN static inline
 #define BROOK_M_NAN BROOK_M_U2F(0x7fc00000u)
 #define BROOK_M_INF BROOK_M_U2F(0x7f800000u)
+#define BROOK_M_NAN_D BROOK_M_U2D(0x7ff8000000000000ul)
+#define BROOK_M_INF_D BROOK_M_U2D(0x7ff0000000000000ul)
 
 // 2^(j/64), j = 0..63.
 BROOK_M_TABLE double brook_m_exp2_64[64] = {
@@ -1135,7 +1137,9 @@ BROOK_M_TABLE double brook_m_pow_expm1_dd[8] = {
 // (errors below 2^-103 relative, scaled by r^2); r.l enters to first order
 // (its square is below 2^-120); 2^(j/64) is a double-double exact to 2^-106,
 // and the last multiplication and addition add below 2^-104.
-BROOK_M_FN brook_m_dd brook_m_pow_exp_acc(brook_m_dd t) {
+// The unscaled part: returns 2^(j/64) exp(r) and sets *ex = floor(k / 64)
+// (k = t.h 64/ln2 rounded, |k| < 2^19), so exp(t) = result 2^*ex.
+BROOK_M_FN brook_m_dd brook_m_exp_acc_parts(brook_m_dd t, brook_m_i32* ex) {
   double kd;
   brook_m_i32 k = brook_m_round_int(t.h * 0x1.71547652b82fep+6, &kd);
   brook_m_dd r = brook_m_dd_add(brook_m_dd_of(BROOK_M_FMA(-kd, BROOK_M_LN2_64_C1, t.h), 0.0),
@@ -1154,11 +1158,47 @@ BROOK_M_FN brook_m_dd brook_m_pow_exp_acc(brook_m_dd t) {
   // exp(rh + rl) - 1 = em1 + rl (1 + em1) to first order in rl.
   em1 = brook_m_dd_add(em1, brook_m_dd_of(r.l + r.l * em1.h, 0.0));
   brook_m_i32 j = k & 63;
-  brook_m_i32 ex = (brook_m_i32)(((brook_m_u32)(k + 16384)) >> 6) - 256;  // floor(k / 64)
+  // floor(k / 64), with an unsigned shift (k + 2^20 > 0): no signed shift.
+  *ex = (brook_m_i32)(((brook_m_u32)(k + 1048576)) >> 6) - 16384;
   brook_m_dd tj = brook_m_dd_of(brook_m_exp2_64[j], brook_m_exp2_64_lo[j]);
-  brook_m_dd res = brook_m_dd_add(tj, brook_m_dd_mul(tj, em1));
+  return brook_m_dd_add(tj, brook_m_dd_mul(tj, em1));
+}
+BROOK_M_FN brook_m_dd brook_m_pow_exp_acc(brook_m_dd t) {
+  brook_m_i32 ex;
+  brook_m_dd res = brook_m_exp_acc_parts(t, &ex);
   double sc = BROOK_M_U2D((brook_m_u64)(ex + 1023) << 52);
   return brook_m_dd_of(res.h * sc, res.l * sc);
+}
+
+// exp of a double (LANGUAGE.md §10: within one ulp, the same bits on every
+// backend): the double-double exp above (within 2^-100 relative) rounded
+// once to double, so the correctly rounded result except where the exact
+// value lies within 2^-100 of a midpoint between doubles. The thresholds:
+// exp(x) rounds to infinity above ln(DBL_MAX) rounded down, and to 0 at or
+// below ln(2^-1075) rounded to double (mpmath).
+BROOK_M_FN double brook_exp(double x) {
+  if (x != x) return BROOK_M_NAN_D;
+  if (x > 0x1.62e42fefa39efp+9) return BROOK_M_INF_D;
+  if (x <= -0x1.74910d52d3052p+9) return 0.0;
+  brook_m_i32 ex;
+  brook_m_dd res = brook_m_exp_acc_parts(brook_m_dd_of(x, 0.0), &ex);
+  double h = res.h;  // res is normalised: h = RN(h + l), in [2^-1/128, 2]
+  if (ex > 1023) return (h * 2.0) * BROOK_M_U2D((brook_m_u64)(ex - 1 + 1023) << 52);
+  if (ex >= -1021) return h * BROOK_M_U2D((brook_m_u64)(ex + 1023) << 52);
+  // Subnormal (or the least normals, h < 1 at ex = -1022 being subnormal):
+  // t = h 2^(ex + 1000) is exact (a normal double) and the
+  // multiplication by 2^-1000 rounds it to the subnormal grid (2^-74 in t's
+  // scale). h is within half its own ulp of h + l, at least twice finer
+  // than that grid, so rounding t gives the rounding of (h + l) 2^ex except
+  // when t is exactly a midpoint of the grid: then l's sign decides.
+  double sc = BROOK_M_U2D((brook_m_u64)(ex + 1000 + 1023) << 52);
+  double t = h * sc;
+  double r = t * 0x1p-1000;
+  double d = t - r * 0x1p1000;  // exact: t's rounding error
+  double l = res.l * sc;
+  if ((d == 0x1p-75) & (l > 0.0)) r = r + 0x1p-1074;
+  if ((d == -0x1p-75) & (l < 0.0)) r = r - 0x1p-1074;
+  return r;
 }
 
 // The float nearest to v = h + l (> 0, below 2^129, |l| <= ulp(h)) when the

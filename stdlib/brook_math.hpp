@@ -41,6 +41,21 @@ struct BrookMathSymbol2 {
 };
 std::span<const BrookMathSymbol2> brook_math_binary_symbols();
 
+// brook_math.h's double function for a one-argument builtin (within one
+// ulp, the same bits on every backend), or null when it has none yet (the
+// kernel then uses libm's); its extern "C" symbol for the JIT and its name
+// in the OpenCL copy of brook_math.h, or empty; every such symbol with its
+// address, for the JIT's linker.
+using BrookMathFnD = double (*)(double);
+BrookMathFnD brook_math_fn_f64(Builtin id);
+std::string_view brook_math_symbol_f64(Builtin id);
+std::string_view brook_math_opencl_name_f64(Builtin id);
+struct BrookMathSymbolD {
+  std::string_view name;
+  double (*fn)(double);
+};
+std::span<const BrookMathSymbolD> brook_math_double_symbols();
+
 // The gang form of `id`'s function, for the JIT's SPMD path:
 // fn(in, out, n) sets out[i] to the scalar function of in[i] for i < n, bit for
 // bit, computing the ordinary lanes with vector instructions (the best this

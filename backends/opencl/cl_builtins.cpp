@@ -157,6 +157,14 @@ std::string ClPrinter::builtin(const CallExpr& e) {
     return call(
         componentwise(std::string(info.name), r, types, "return " + std::string(own) + operands));
   }
+  // Double ones likewise where brook_math.h has them (exp).
+  std::string_view own_d = stdlib::brook_math_opencl_name_f64(id);
+  if (!own_d.empty() && s0->kind == TypeKind::Double && args.size() == 1) {
+    m_.uses_double = true;
+    m_.helper("brook_math_h", [] { return std::string(stdlib::brook_math_source()); });
+    return call(
+        componentwise(std::string(info.name), r, types, "return " + std::string(own_d) + "(a);"));
+  }
   if (!info.opencl_name.empty() && info.where != stdlib::Where::host) {
     if (s0->kind == TypeKind::Double) m_.uses_double = true;
     return call(std::string(info.opencl_name));

@@ -66,6 +66,11 @@ struct ClLowering {
       m.helper("brook_math_h", [] { return std::string(stdlib::brook_math_source()); });
       name = own;
     }
+    std::string_view own_d = stdlib::brook_math_opencl_name_f64(fn);
+    if (!own_d.empty() && s->kind == TypeKind::Double && xs.size() == 1) {
+      m.helper("brook_math_h", [] { return std::string(stdlib::brook_math_source()); });
+      name = own_d;
+    }
     std::string e = name + "(";
     for (size_t i = 0; i < xs.size(); ++i) e += (i ? ", " : "") + xs[i];
     return let(S, e + ")");

@@ -11,10 +11,18 @@
 //              [--from 0xBITS --to 0xBITS] [--step K] [--list N]
 //   check_math --binary pow|atan2 [--lib ...] [--pairs N] [--seed S]
 //   check_math --gang [--variant base|avx2|avx512] [--func ...] [--threads N] [--from/--to/--step]
+//   check_math --double exp [--lib brook|glibc] [--pairs N] [--seed S]
 //
 // --gang checks instead that every gang form of brook's functions (the JIT's
 // vector forms, stdlib/brook_math_gang.cpp: each one this CPU can run) gives
 // the scalar function's bits on every input, on gangs of 4 to 32 lanes.
+//
+// --double checks a double function (LANGUAGE.md §10 asks within one ulp) on
+// its specials, its overflow and underflow thresholds and N random inputs of
+// each of three kinds (the whole range, [-1, 1], the subnormal results),
+// against MPFR: it counts results that are not correctly rounded and those
+// more than one ulp off; the exit status is 1 when any is more than one ulp
+// off (or, for brook, a NaN is not 0x7ff8000000000000).
 //
 // Exit status: 0 when every checked result is correctly rounded (and, for
 // brook, every NaN is 0x7fc00000), 1 otherwise.
@@ -175,6 +183,7 @@ struct Options {
   uint64_t from = 0, to = 0xffffffffull, step = 1;
   int list = 10;
   std::string binary;
+  std::string dbl;  // --double
   bool gang = false;
   std::string variant;  // --variant: one gang form only (base, avx2, avx512)
   uint64_t pairs = 1000000, seed = 1;
@@ -422,13 +431,101 @@ int run_binary(const Options& o) {
   return wrong == 0 ? 0 : 1;
 }
 
+[[noreturn]] void usage();
+
+// The double nearest MPFR's exp(x), subnormals rounded once (mpfr_subnormalize).
+double exact_exp(double x) {
+  mpfr_t m, r;
+  mpfr_init2(m, 256);
+  mpfr_init2(r, 53);
+  mpfr_set_d(m, x, MPFR_RNDN);
+  mpfr_exp(m, m, MPFR_RNDN);
+  const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+  mpfr_set_emin(-1073);
+  mpfr_set_emax(1024);
+  int t = mpfr_set(r, m, MPFR_RNDN);
+  t = mpfr_check_range(r, t, MPFR_RNDN);
+  mpfr_subnormalize(r, t, MPFR_RNDN);
+  const double d = mpfr_get_d(r, MPFR_RNDN);
+  mpfr_set_emin(emin);
+  mpfr_set_emax(emax);
+  mpfr_clear(m);
+  mpfr_clear(r);
+  return d;
+}
+
+// --double: brook's (or glibc's) double function against MPFR.
+int run_double(const Options& o) {
+  if (o.dbl != "exp") usage();
+  brook::stdlib::BrookMathFnD own =
+      o.brook ? brook::stdlib::brook_math_fn_f64(brook::stdlib::Builtin::exp) : nullptr;
+  if (o.brook && !own) {
+    std::printf("exp (double) brook: not in stdlib/brook_math.h yet\n");
+    return 0;
+  }
+  uint64_t inputs = 0, not_cr = 0, over_one = 0, bad_nan = 0;
+  auto check = [&](double x) {
+    ++inputs;
+    const double got = own ? own(x) : std::exp(x);
+    const double want = exact_exp(x);
+    const uint64_t a = std::bit_cast<uint64_t>(got), b = std::bit_cast<uint64_t>(want);
+    if (std::isnan(want)) {
+      if (!std::isnan(got) || (own && a != 0x7ff8000000000000ull)) ++bad_nan;
+      return;
+    }
+    if (a == b) return;
+    ++not_cr;
+    const int64_t d = static_cast<int64_t>(a - b);  // same sign: ulps apart
+    if ((d > 1 || d < -1) && ++over_one <= static_cast<uint64_t>(o.list + 5))
+      std::printf("  exp(%a) = %a, correctly rounded %a\n", x, got, want);
+  };
+  for (double x : {0.0,
+                   -0.0,
+                   1.0,
+                   -1.0,
+                   0x1p-1074,
+                   -0x1p-1074,
+                   0x1p-54,
+                   -0x1p-54,
+                   0x1.62e42fefa39efp+9,
+                   0x1.62e42fefa39f0p+9,
+                   -0x1.74910d52d3052p+9,
+                   -0x1.74910d52d3051p+9,
+                   -0x1.6232bdd7abcd2p+9,
+                   -0x1.6232bdd7abcd3p+9,
+                   709.0,
+                   -708.0,
+                   -745.0,
+                   1e300,
+                   -1e300,
+                   HUGE_VAL,
+                   -HUGE_VAL,
+                   std::nan("")})
+    check(x);
+  std::mt19937_64 rng(o.seed);
+  std::uniform_real_distribution<double> whole(-746.0, 710.0), unit(-1.0, 1.0), sub(-745.2, -707.5);
+  for (uint64_t i = 0; i < o.pairs; ++i) {
+    check(whole(rng));
+    check(unit(rng));
+    check(sub(rng));
+  }
+  std::printf(
+      "exp (double) %s: %llu inputs, %llu not correctly rounded, %llu more than one ulp off, %llu "
+      "bad NaN\n",
+      o.brook ? "brook" : "glibc", static_cast<unsigned long long>(inputs),
+      static_cast<unsigned long long>(not_cr), static_cast<unsigned long long>(over_one),
+      static_cast<unsigned long long>(bad_nan));
+  return over_one || bad_nan ? 1 : 0;
+}
+
 [[noreturn]] void usage() {
   std::fprintf(stderr,
                "usage: check_math [--lib brook|glibc] [--func exp,log,...] [--threads N]\n"
                "                  [--from 0xBITS] [--to 0xBITS] [--step K] [--list N]\n"
                "       check_math --binary pow|atan2 [--lib brook|glibc] [--pairs N] [--seed S]\n"
                "       check_math --gang [--variant base|avx2|avx512] [--func ...] [--threads N] "
-               "[--from/--to/--step]\n");
+               "[--from/--to/--step]\n"
+               "       check_math --double exp [--lib brook|glibc] [--pairs N] [--seed S]\n");
   std::exit(2);
 }
 
@@ -462,6 +559,8 @@ int main(int argc, char** argv) {
     } else if (a == "--binary") {
       o.binary = next();
       if (o.binary != "pow" && o.binary != "atan2") usage();
+    } else if (a == "--double") {
+      o.dbl = next();
     } else if (a == "--gang") {
       o.gang = true;
     } else if (a == "--variant") {
@@ -475,6 +574,7 @@ int main(int argc, char** argv) {
     }
   }
   if (!o.binary.empty()) return run_binary(o);
+  if (!o.dbl.empty()) return run_double(o);
   std::vector<std::string> names;
   for (size_t at = 0; !funcs.empty() && at <= funcs.size();) {
     size_t comma = std::min(funcs.find(',', at), funcs.size());
