@@ -84,6 +84,9 @@ BROOK_CR_SCALAR BROOK_CR_FLAT float brook_cr_powf(float x, float y) {
 BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_exp(double x) {
   return brook::stdlib::cr::brook_exp(x);
 }
+BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_log(double x) {
+  return brook::stdlib::cr::brook_log(x);
+}
 }
 
 namespace brook::stdlib {
@@ -145,6 +148,7 @@ struct EntryD {
 };
 constexpr std::array kDouble{
     EntryD{Builtin::exp, "brook_cr_exp", "brook_exp", brook_cr_exp},
+    EntryD{Builtin::log, "brook_cr_log", "brook_log", brook_cr_log},
 };
 
 const EntryD* find_double(Builtin id) {

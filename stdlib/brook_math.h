@@ -1100,10 +1100,11 @@ BROOK_M_TABLE double brook_m_pow_log1p_dd[14] = {
 // The last addition, of e ln2 + logc (at least 2^-7.4 when not 0) and
 // log1p(r) (at most 2^-7 and at most 2.2 times below the sum away from the
 // subintervals beside 1), adds below 2^-103.6: about 2^-101.2 in all.
-BROOK_M_FN brook_m_dd brook_m_pow_log_acc(float x) {
-  brook_m_i32 i;
-  double e;
-  double r = brook_m_pow_reduce(x, &i, &e);
+// The part after the reduction: log(2^e z) for r + rl = z invc_i - 1 (rl 0
+// for a float z; for a double z, rl enters as rl (1 - r + r^2), the first
+// terms of rl / (1 + r), off by below 2^-88 absolute). LN2_HI has 41 bits,
+// so e LN2_HI is exact for |e| < 2^12: every double's exponent.
+BROOK_M_FN brook_m_dd brook_m_log_acc_parts(double r, double rl, brook_m_i32 i, double e) {
   double t = BROOK_M_FMA(r, 0x1.1111111111111p-4, -0x1.2492492492492p-4);
   t = BROOK_M_FMA(r, t, 0x1.3b13b13b13b14p-4);
   t = BROOK_M_FMA(r, t, -0x1.5555555555555p-4);
@@ -1115,12 +1116,47 @@ BROOK_M_FN brook_m_dd brook_m_pow_log_acc(float x) {
     p = brook_m_dd_add(brook_m_dd_of(brook_m_pow_log1p_dd[2 * n], brook_m_pow_log1p_dd[2 * n + 1]),
                        brook_m_dd_mul_d(p, r));
   brook_m_dd l1 = brook_m_dd_add(brook_m_dd_of(r, 0.0), brook_m_dd_mul(brook_m_dd_prod(r, r), p));
+  if (rl != 0.0) l1 = brook_m_dd_add(l1, brook_m_dd_of(rl * (1.0 - r + r * r), 0.0));
   double a;
   double al = brook_m_two_sum(e * BROOK_M_LN2_HI, brook_m_log_logc[i], &a);
   brook_m_dd b = brook_m_dd_prod(e, BROOK_M_LN2_LO);
   brook_m_dd c = brook_m_dd_add(brook_m_dd_norm(a, al),
                                 brook_m_dd_of(b.h, b.l + (brook_m_log_logc_lo[i] + e * BROOK_M_LN2_LO2)));
   return brook_m_dd_add(c, l1);
+}
+BROOK_M_FN brook_m_dd brook_m_pow_log_acc(float x) {
+  brook_m_i32 i;
+  double e;
+  double r = brook_m_pow_reduce(x, &i, &e);
+  return brook_m_log_acc_parts(r, 0.0, i, e);
+}
+
+// log of a double (LANGUAGE.md §10: within one ulp, the same bits on every
+// backend): pow's double-double log (within 2^-101 relative) rounded once.
+// The reduction is brook_m_pow_reduce's on the double's bits: x = 2^e z,
+// z in [0.699, 1.398], the subinterval i from z's top seven mantissa bits;
+// z = zh + zl with zh the top 24 bits (a float's), so zh invc - 1 is exact
+// as there and zl invc is an exact product: r + rl = z invc - 1 to 2^-106.
+BROOK_M_FN double brook_log(double x) {
+  if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;  // NaN, < 0, 0
+  if (x == BROOK_M_INF_D) return x;
+  double adj = 0.0;
+  if (x < 0x1p-1022) {  // subnormal: exact scaling
+    x = x * 0x1p52;
+    adj = -52.0;
+  }
+  brook_m_u64 ix = BROOK_M_D2U(x);
+  brook_m_u64 ux = ix - 0x3fe6600000000000ul;
+  brook_m_u64 top = ux & 0xfff0000000000000ul;
+  brook_m_i32 i = (brook_m_i32)((ux >> 45) & 127u);
+  // top >> 52 is e's two's complement in 12 bits: sign-extended by hand.
+  brook_m_i32 e = (brook_m_i32)((((brook_m_u32)(top >> 52)) ^ 0x800u)) - 2048;
+  double z = BROOK_M_U2D(ix - top);
+  double zh = BROOK_M_U2D(BROOK_M_D2U(z) & 0xffffffffe0000000ul);
+  double zl = z - zh;                                      // exact
+  double r1 = BROOK_M_FMA(zh, brook_m_log_invc[i], -1.0);  // exact
+  brook_m_dd r = brook_m_dd_add(brook_m_dd_of(r1, 0.0), brook_m_dd_prod(zl, brook_m_log_invc[i]));
+  return brook_m_log_acc_parts(r.h, r.l, i, (double)e + adj).h;
 }
 
 // 1/n! for n = 2..5 as double-doubles (hi, lo).

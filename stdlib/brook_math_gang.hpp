@@ -41,4 +41,5 @@ float brook_cr_tanf(float);
 float brook_cr_atan2f(float, float);
 float brook_cr_powf(float, float);
 double brook_cr_exp(double);
+double brook_cr_log(double);
 }

@@ -11,15 +11,16 @@
 //              [--from 0xBITS --to 0xBITS] [--step K] [--list N]
 //   check_math --binary pow|atan2 [--lib ...] [--pairs N] [--seed S]
 //   check_math --gang [--variant base|avx2|avx512] [--func ...] [--threads N] [--from/--to/--step]
-//   check_math --double exp [--lib brook|glibc] [--pairs N] [--seed S]
+//   check_math --double exp|log [--lib brook|glibc] [--pairs N] [--seed S]
 //
 // --gang checks instead that every gang form of brook's functions (the JIT's
 // vector forms, stdlib/brook_math_gang.cpp: each one this CPU can run) gives
 // the scalar function's bits on every input, on gangs of 4 to 32 lanes.
 //
 // --double checks a double function (LANGUAGE.md §10 asks within one ulp) on
-// its specials, its overflow and underflow thresholds and N random inputs of
-// each of three kinds (the whole range, [-1, 1], the subnormal results),
+// its specials and N random inputs of each of three kinds (exp: the whole
+// range, [-1, 1], subnormal results; log: every positive bit pattern, near 1,
+// subnormal arguments),
 // against MPFR: it counts results that are not correctly rounded and those
 // more than one ulp off; the exit status is 1 when any is more than one ulp
 // off (or, for brook, a NaN is not 0x7ff8000000000000).
@@ -433,13 +434,17 @@ int run_binary(const Options& o) {
 
 [[noreturn]] void usage();
 
-// The double nearest MPFR's exp(x), subnormals rounded once (mpfr_subnormalize).
-double exact_exp(double x) {
+// The double nearest MPFR's exp(x) or log(x), subnormals rounded once
+// (mpfr_subnormalize).
+double exact_double(bool is_log, double x) {
   mpfr_t m, r;
   mpfr_init2(m, 256);
   mpfr_init2(r, 53);
   mpfr_set_d(m, x, MPFR_RNDN);
-  mpfr_exp(m, m, MPFR_RNDN);
+  if (is_log)
+    mpfr_log(m, m, MPFR_RNDN);
+  else
+    mpfr_exp(m, m, MPFR_RNDN);
   const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
   mpfr_set_emin(-1073);
   mpfr_set_emax(1024);
@@ -456,18 +461,21 @@ double exact_exp(double x) {
 
 // --double: brook's (or glibc's) double function against MPFR.
 int run_double(const Options& o) {
-  if (o.dbl != "exp") usage();
-  brook::stdlib::BrookMathFnD own =
-      o.brook ? brook::stdlib::brook_math_fn_f64(brook::stdlib::Builtin::exp) : nullptr;
+  if (o.dbl != "exp" && o.dbl != "log") usage();
+  const bool is_log = o.dbl == "log";
+  const char* name = is_log ? "log" : "exp";
+  const brook::stdlib::Builtin id =
+      is_log ? brook::stdlib::Builtin::log : brook::stdlib::Builtin::exp;
+  brook::stdlib::BrookMathFnD own = o.brook ? brook::stdlib::brook_math_fn_f64(id) : nullptr;
   if (o.brook && !own) {
-    std::printf("exp (double) brook: not in stdlib/brook_math.h yet\n");
+    std::printf("%s (double) brook: not in stdlib/brook_math.h yet\n", name);
     return 0;
   }
   uint64_t inputs = 0, not_cr = 0, over_one = 0, bad_nan = 0;
   auto check = [&](double x) {
     ++inputs;
-    const double got = own ? own(x) : std::exp(x);
-    const double want = exact_exp(x);
+    const double got = own ? own(x) : is_log ? std::log(x) : std::exp(x);
+    const double want = exact_double(is_log, x);
     const uint64_t a = std::bit_cast<uint64_t>(got), b = std::bit_cast<uint64_t>(want);
     if (std::isnan(want)) {
       if (!std::isnan(got) || (own && a != 0x7ff8000000000000ull)) ++bad_nan;
@@ -477,42 +485,60 @@ int run_double(const Options& o) {
     ++not_cr;
     const int64_t d = static_cast<int64_t>(a - b);  // same sign: ulps apart
     if ((d > 1 || d < -1) && ++over_one <= static_cast<uint64_t>(o.list + 5))
-      std::printf("  exp(%a) = %a, correctly rounded %a\n", x, got, want);
+      std::printf("  %s(%a) = %a, correctly rounded %a\n", name, x, got, want);
   };
-  for (double x : {0.0,
-                   -0.0,
-                   1.0,
-                   -1.0,
-                   0x1p-1074,
-                   -0x1p-1074,
-                   0x1p-54,
-                   -0x1p-54,
-                   0x1.62e42fefa39efp+9,
-                   0x1.62e42fefa39f0p+9,
-                   -0x1.74910d52d3052p+9,
-                   -0x1.74910d52d3051p+9,
-                   -0x1.6232bdd7abcd2p+9,
-                   -0x1.6232bdd7abcd3p+9,
-                   709.0,
-                   -708.0,
-                   -745.0,
-                   1e300,
-                   -1e300,
-                   HUGE_VAL,
-                   -HUGE_VAL,
-                   std::nan("")})
-    check(x);
   std::mt19937_64 rng(o.seed);
-  std::uniform_real_distribution<double> whole(-746.0, 710.0), unit(-1.0, 1.0), sub(-745.2, -707.5);
-  for (uint64_t i = 0; i < o.pairs; ++i) {
-    check(whole(rng));
-    check(unit(rng));
-    check(sub(rng));
+  if (is_log) {
+    // Every positive double's bit pattern alike, arguments near 1 (the
+    // subintervals beside 1), subnormal arguments, and the specials.
+    for (double x : {0.0, -0.0, -1.0, 1.0, 2.0, 0.5, 0x1p-1074, 0x1p-1022, 0x1.fffffffffffffp+1023,
+                     0x1.0000000000001p+0, 0x1.fffffffffffffp-1, 0.69921875, 1.3984375, M_E,
+                     HUGE_VAL, -HUGE_VAL, std::nan("")})
+      check(x);
+    std::uniform_real_distribution<double> near1(-0x1p-6, 0x1p-6);
+    for (uint64_t i = 0; i < o.pairs; ++i) {
+      check(std::bit_cast<double>(rng() & 0x7fefffffffffffffull));
+      check(1.0 + near1(rng));
+      check(std::bit_cast<double>(rng() & 0x000fffffffffffffull));
+    }
+  } else {
+    // Specials, the overflow and underflow thresholds; the whole range,
+    // [-1, 1], and arguments with subnormal results.
+    for (double x : {0.0,
+                     -0.0,
+                     1.0,
+                     -1.0,
+                     0x1p-1074,
+                     -0x1p-1074,
+                     0x1p-54,
+                     -0x1p-54,
+                     0x1.62e42fefa39efp+9,
+                     0x1.62e42fefa39f0p+9,
+                     -0x1.74910d52d3052p+9,
+                     -0x1.74910d52d3051p+9,
+                     -0x1.6232bdd7abcd2p+9,
+                     -0x1.6232bdd7abcd3p+9,
+                     709.0,
+                     -708.0,
+                     -745.0,
+                     1e300,
+                     -1e300,
+                     HUGE_VAL,
+                     -HUGE_VAL,
+                     std::nan("")})
+      check(x);
+    std::uniform_real_distribution<double> whole(-746.0, 710.0), unit(-1.0, 1.0),
+        sub(-745.2, -707.5);
+    for (uint64_t i = 0; i < o.pairs; ++i) {
+      check(whole(rng));
+      check(unit(rng));
+      check(sub(rng));
+    }
   }
   std::printf(
-      "exp (double) %s: %llu inputs, %llu not correctly rounded, %llu more than one ulp off, %llu "
+      "%s (double) %s: %llu inputs, %llu not correctly rounded, %llu more than one ulp off, %llu "
       "bad NaN\n",
-      o.brook ? "brook" : "glibc", static_cast<unsigned long long>(inputs),
+      name, o.brook ? "brook" : "glibc", static_cast<unsigned long long>(inputs),
       static_cast<unsigned long long>(not_cr), static_cast<unsigned long long>(over_one),
       static_cast<unsigned long long>(bad_nan));
   return over_one || bad_nan ? 1 : 0;
@@ -525,7 +551,7 @@ int run_double(const Options& o) {
                "       check_math --binary pow|atan2 [--lib brook|glibc] [--pairs N] [--seed S]\n"
                "       check_math --gang [--variant base|avx2|avx512] [--func ...] [--threads N] "
                "[--from/--to/--step]\n"
-               "       check_math --double exp [--lib brook|glibc] [--pairs N] [--seed S]\n");
+               "       check_math --double exp|log [--lib brook|glibc] [--pairs N] [--seed S]\n");
   std::exit(2);
 }
 
