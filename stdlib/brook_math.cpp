@@ -87,6 +87,15 @@ BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_exp(double x) {
 BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_log(double x) {
   return brook::stdlib::cr::brook_log(x);
 }
+BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_exp2(double x) {
+  return brook::stdlib::cr::brook_exp2(x);
+}
+BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_log2(double x) {
+  return brook::stdlib::cr::brook_log2(x);
+}
+BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_log10(double x) {
+  return brook::stdlib::cr::brook_log10(x);
+}
 }
 
 namespace brook::stdlib {
@@ -149,6 +158,9 @@ struct EntryD {
 constexpr std::array kDouble{
     EntryD{Builtin::exp, "brook_cr_exp", "brook_exp", brook_cr_exp},
     EntryD{Builtin::log, "brook_cr_log", "brook_log", brook_cr_log},
+    EntryD{Builtin::exp2, "brook_cr_exp2", "brook_exp2", brook_cr_exp2},
+    EntryD{Builtin::log2, "brook_cr_log2", "brook_log2", brook_cr_log2},
+    EntryD{Builtin::log10, "brook_cr_log10", "brook_log10", brook_cr_log10},
 };
 
 const EntryD* find_double(Builtin id) {

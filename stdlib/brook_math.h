@@ -1137,9 +1137,8 @@ BROOK_M_FN brook_m_dd brook_m_pow_log_acc(float x) {
 // z in [0.699, 1.398], the subinterval i from z's top seven mantissa bits;
 // z = zh + zl with zh the top 24 bits (a float's), so zh invc - 1 is exact
 // as there and zl invc is an exact product: r + rl = z invc - 1 to 2^-106.
-BROOK_M_FN double brook_log(double x) {
-  if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;  // NaN, < 0, 0
-  if (x == BROOK_M_INF_D) return x;
+// log(x) as a double-double for a finite x > 0 (within 2^-101).
+BROOK_M_FN brook_m_dd brook_m_log_dd(double x) {
   double adj = 0.0;
   if (x < 0x1p-1022) {  // subnormal: exact scaling
     x = x * 0x1p52;
@@ -1156,7 +1155,29 @@ BROOK_M_FN double brook_log(double x) {
   double zl = z - zh;                                      // exact
   double r1 = BROOK_M_FMA(zh, brook_m_log_invc[i], -1.0);  // exact
   brook_m_dd r = brook_m_dd_add(brook_m_dd_of(r1, 0.0), brook_m_dd_prod(zl, brook_m_log_invc[i]));
-  return brook_m_log_acc_parts(r.h, r.l, i, (double)e + adj).h;
+  return brook_m_log_acc_parts(r.h, r.l, i, (double)e + adj);
+}
+BROOK_M_FN double brook_log(double x) {
+  if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;  // NaN, < 0, 0
+  if (x == BROOK_M_INF_D) return x;
+  return brook_m_log_dd(x).h;
+}
+// log2 and log10 of a double: the double-double log times 1/ln2 or 1/ln10
+// as double-doubles (within 2^-106), rounded once; log2(2^n) and
+// log10(10^n) come out exact.
+BROOK_M_FN double brook_log2(double x) {
+  if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;
+  if (x == BROOK_M_INF_D) return x;
+  return brook_m_dd_mul(brook_m_log_dd(x),
+                        brook_m_dd_of(0x1.71547652b82fep+0, 0x1.777d0ffda0d24p-56))
+      .h;
+}
+BROOK_M_FN double brook_log10(double x) {
+  if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;
+  if (x == BROOK_M_INF_D) return x;
+  return brook_m_dd_mul(brook_m_log_dd(x),
+                        brook_m_dd_of(0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57))
+      .h;
 }
 
 // 1/n! for n = 2..5 as double-doubles (hi, lo).
@@ -1212,13 +1233,10 @@ BROOK_M_FN brook_m_dd brook_m_pow_exp_acc(brook_m_dd t) {
 // value lies within 2^-100 of a midpoint between doubles. The thresholds:
 // exp(x) rounds to infinity above ln(DBL_MAX) rounded down, and to 0 at or
 // below ln(2^-1075) rounded to double (mpmath).
-BROOK_M_FN double brook_exp(double x) {
-  if (x != x) return BROOK_M_NAN_D;
-  if (x > 0x1.62e42fefa39efp+9) return BROOK_M_INF_D;
-  if (x <= -0x1.74910d52d3052p+9) return 0.0;
-  brook_m_i32 ex;
-  brook_m_dd res = brook_m_exp_acc_parts(brook_m_dd_of(x, 0.0), &ex);
-  double h = res.h;  // res is normalised: h = RN(h + l), in [2^-1/128, 2]
+// The double nearest res 2^ex (res from brook_m_exp_acc_parts, normalised:
+// res.h = RN(res.h + res.l), in [2^-1/128, 2]; the result below 2^1024).
+BROOK_M_FN double brook_m_exp_scale_d(brook_m_dd res, brook_m_i32 ex) {
+  double h = res.h;
   if (ex > 1023) return (h * 2.0) * BROOK_M_U2D((brook_m_u64)(ex - 1 + 1023) << 52);
   if (ex >= -1021) return h * BROOK_M_U2D((brook_m_u64)(ex + 1023) << 52);
   // Subnormal (or the least normals, h < 1 at ex = -1022 being subnormal):
@@ -1235,6 +1253,29 @@ BROOK_M_FN double brook_exp(double x) {
   if ((d == 0x1p-75) & (l > 0.0)) r = r + 0x1p-1074;
   if ((d == -0x1p-75) & (l < 0.0)) r = r - 0x1p-1074;
   return r;
+}
+BROOK_M_FN double brook_exp(double x) {
+  if (x != x) return BROOK_M_NAN_D;
+  if (x > 0x1.62e42fefa39efp+9) return BROOK_M_INF_D;
+  if (x <= -0x1.74910d52d3052p+9) return 0.0;
+  brook_m_i32 ex;
+  brook_m_dd res = brook_m_exp_acc_parts(brook_m_dd_of(x, 0.0), &ex);
+  return brook_m_exp_scale_d(res, ex);
+}
+
+// 2^x of a double likewise: exp of t = x ln2 as a double-double (ln2 as two
+// doubles, within 2^-106), so within 2^-100 of 2^x, rounded once; 2^n for
+// an integer n comes out exact. 2^x rounds to infinity from x = 1024 on and
+// to 0 at or below -1075 (the midpoint between 0 and 2^-1074 goes to 0).
+BROOK_M_FN double brook_exp2(double x) {
+  if (x != x) return BROOK_M_NAN_D;
+  if (x >= 1024.0) return BROOK_M_INF_D;
+  if (x <= -1075.0) return 0.0;
+  brook_m_dd t = brook_m_dd_prod(x, 0x1.62e42fefa39efp-1);
+  t = brook_m_dd_norm(t.h, t.l + x * 0x1.abc9e3b39803fp-56);
+  brook_m_i32 ex;
+  brook_m_dd res = brook_m_exp_acc_parts(t, &ex);
+  return brook_m_exp_scale_d(res, ex);
 }
 
 // The float nearest to v = h + l (> 0, below 2^129, |l| <= ulp(h)) when the

@@ -42,4 +42,7 @@ float brook_cr_atan2f(float, float);
 float brook_cr_powf(float, float);
 double brook_cr_exp(double);
 double brook_cr_log(double);
+double brook_cr_exp2(double);
+double brook_cr_log2(double);
+double brook_cr_log10(double);
 }

@@ -11,16 +11,16 @@
 //              [--from 0xBITS --to 0xBITS] [--step K] [--list N]
 //   check_math --binary pow|atan2 [--lib ...] [--pairs N] [--seed S]
 //   check_math --gang [--variant base|avx2|avx512] [--func ...] [--threads N] [--from/--to/--step]
-//   check_math --double exp|log [--lib brook|glibc] [--pairs N] [--seed S]
+//   check_math --double exp|exp2|log|log2|log10 [--lib brook|glibc] [--pairs N] [--seed S]
 //
 // --gang checks instead that every gang form of brook's functions (the JIT's
 // vector forms, stdlib/brook_math_gang.cpp: each one this CPU can run) gives
 // the scalar function's bits on every input, on gangs of 4 to 32 lanes.
 //
 // --double checks a double function (LANGUAGE.md §10 asks within one ulp) on
-// its specials and N random inputs of each of three kinds (exp: the whole
-// range, [-1, 1], subnormal results; log: every positive bit pattern, near 1,
-// subnormal arguments),
+// its specials and N random inputs of each of three kinds (exp, exp2: the
+// whole range, [-1, 1], subnormal results; log, log2, log10: every positive
+// bit pattern, near 1, subnormal arguments),
 // against MPFR: it counts results that are not correctly rounded and those
 // more than one ulp off; the exit status is 1 when any is more than one ulp
 // off (or, for brook, a NaN is not 0x7ff8000000000000).
@@ -436,13 +436,19 @@ int run_binary(const Options& o) {
 
 // The double nearest MPFR's exp(x) or log(x), subnormals rounded once
 // (mpfr_subnormalize).
-double exact_double(bool is_log, double x) {
+double exact_double(const std::string& fn, double x) {
   mpfr_t m, r;
   mpfr_init2(m, 256);
   mpfr_init2(r, 53);
   mpfr_set_d(m, x, MPFR_RNDN);
-  if (is_log)
+  if (fn == "log")
     mpfr_log(m, m, MPFR_RNDN);
+  else if (fn == "log2")
+    mpfr_log2(m, m, MPFR_RNDN);
+  else if (fn == "log10")
+    mpfr_log10(m, m, MPFR_RNDN);
+  else if (fn == "exp2")
+    mpfr_exp2(m, m, MPFR_RNDN);
   else
     mpfr_exp(m, m, MPFR_RNDN);
   const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
@@ -461,11 +467,24 @@ double exact_double(bool is_log, double x) {
 
 // --double: brook's (or glibc's) double function against MPFR.
 int run_double(const Options& o) {
-  if (o.dbl != "exp" && o.dbl != "log") usage();
-  const bool is_log = o.dbl == "log";
-  const char* name = is_log ? "log" : "exp";
-  const brook::stdlib::Builtin id =
-      is_log ? brook::stdlib::Builtin::log : brook::stdlib::Builtin::exp;
+  using brook::stdlib::Builtin;
+  struct Fn {
+    const char* name;
+    Builtin id;
+    double (*glibc)(double);
+  };
+  const Fn fns[] = {{"exp", Builtin::exp, [](double x) { return std::exp(x); }},
+                    {"exp2", Builtin::exp2, [](double x) { return std::exp2(x); }},
+                    {"log", Builtin::log, [](double x) { return std::log(x); }},
+                    {"log2", Builtin::log2, [](double x) { return std::log2(x); }},
+                    {"log10", Builtin::log10, [](double x) { return std::log10(x); }}};
+  const Fn* f = nullptr;
+  for (const Fn& c : fns)
+    if (o.dbl == c.name) f = &c;
+  if (!f) usage();
+  const char* name = f->name;
+  const bool is_log = o.dbl.rfind("log", 0) == 0, is_exp2 = o.dbl == "exp2";
+  const Builtin id = f->id;
   brook::stdlib::BrookMathFnD own = o.brook ? brook::stdlib::brook_math_fn_f64(id) : nullptr;
   if (o.brook && !own) {
     std::printf("%s (double) brook: not in stdlib/brook_math.h yet\n", name);
@@ -474,8 +493,8 @@ int run_double(const Options& o) {
   uint64_t inputs = 0, not_cr = 0, over_one = 0, bad_nan = 0;
   auto check = [&](double x) {
     ++inputs;
-    const double got = own ? own(x) : is_log ? std::log(x) : std::exp(x);
-    const double want = exact_double(is_log, x);
+    const double got = own ? own(x) : f->glibc(x);
+    const double want = exact_double(o.dbl, x);
     const uint64_t a = std::bit_cast<uint64_t>(got), b = std::bit_cast<uint64_t>(want);
     if (std::isnan(want)) {
       if (!std::isnan(got) || (own && a != 0x7ff8000000000000ull)) ++bad_nan;
@@ -527,8 +546,14 @@ int run_double(const Options& o) {
                      -HUGE_VAL,
                      std::nan("")})
       check(x);
-    std::uniform_real_distribution<double> whole(-746.0, 710.0), unit(-1.0, 1.0),
-        sub(-745.2, -707.5);
+    // exp2: the same kinds over its own range, and its thresholds.
+    const double k = is_exp2 ? 1.0 / std::log(2.0) : 1.0;
+    if (is_exp2)
+      for (double x : {1024.0, std::nextafter(1024.0, 0.0), -1075.0, std::nextafter(-1075.0, 0.0),
+                       -1074.0, -1022.5, 3.0, -3.0, 0.5})
+        check(x);
+    std::uniform_real_distribution<double> whole(-746.0 * k, 710.0 * k), unit(-1.0, 1.0),
+        sub(-745.2 * k, -707.5 * k);
     for (uint64_t i = 0; i < o.pairs; ++i) {
       check(whole(rng));
       check(unit(rng));
@@ -551,7 +576,8 @@ int run_double(const Options& o) {
                "       check_math --binary pow|atan2 [--lib brook|glibc] [--pairs N] [--seed S]\n"
                "       check_math --gang [--variant base|avx2|avx512] [--func ...] [--threads N] "
                "[--from/--to/--step]\n"
-               "       check_math --double exp|log [--lib brook|glibc] [--pairs N] [--seed S]\n");
+               "       check_math --double exp|exp2|log|log2|log10 [--lib brook|glibc] [--pairs N] "
+               "[--seed S]\n");
   std::exit(2);
 }
 

@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
-"""Writes tests/conformance/streams/s10_{exp,log}_double.{br,out}:
-brook_math.h's exp and log of a double (LANGUAGE.md §10: within one ulp, the
+"""Writes tests/conformance/streams/s10_{exp,exp2,log,log2,log10}_double.{br,out}:
+brook_math.h's exp, exp2, log, log2 and log10 of a double (LANGUAGE.md §10: within one ulp, the
 same bits on every backend) on their specials, exp's overflow and underflow
 thresholds and subnormal results, log's subnormal arguments and arguments
 near 1, and ordinary ones; the expected bits from mpmath at 400 bits rounded
 to double (subnormals too), NaN as 0x7ff8000000000000. These inputs' results
-are the correctly rounded ones (check_math --double exp|log: none of 3
-million random inputs each is off). Run from the repository root:
+are the correctly rounded ones (check_math --double F: none of millions of
+random inputs is off). Run from the repository root:
   python3 tests/math/gen_double_conformance.py"""
 import math
 import random
 import struct
 
-from mpmath import mp, mpf, exp, log
+from mpmath import mp, mpf, exp, log, log10
 
 mp.prec = 400
 
@@ -22,19 +22,20 @@ def bits(d):
 
 
 def expected(fn, x):
-    if math.isnan(x) or (fn == 'log' and x < 0):
+    if math.isnan(x) or (fn.startswith('log') and x < 0):
         return 0x7ff8000000000000
-    if fn == 'exp':
+    if fn.startswith('exp'):
         if x == math.inf:
             return bits(math.inf)
         if x == -math.inf:
             return 0
-        return bits(float(exp(mpf(x))))
+        return bits(float(exp(mpf(x)) if fn == 'exp' else mpf(2) ** mpf(x)))
     if x == 0:
         return bits(-math.inf)
     if x == math.inf:
         return bits(math.inf)
-    return bits(float(log(mpf(x))))
+    v = {'log': log(mpf(x)), 'log2': log(mpf(x), 2), 'log10': log10(mpf(x))}[fn]
+    return bits(float(v))
 
 
 def c_hex(b):
@@ -110,6 +111,12 @@ def main():
     ys += [struct.unpack('<d', struct.pack('<Q', rng.getrandbits(62) & 0x7fefffffffffffff))[0] for _ in range(12)]
     ys += [struct.unpack('<d', struct.pack('<Q', rng.getrandbits(52)))[0] for _ in range(4)]
     write('log', ys)
+    write('log2', ys + [1024.0, 2.0 ** -1074, 2.0 ** 600, 0.125])
+    write('log10', ys + [1000.0, 1e22, 1e-5, 0.1])
+    zs = [0.0, -0.0, 1.0, -1.0, 0.5, 3.0, -3.0, 10.0, 1023.0, 1023.5, -1022.0, -1022.5, -1074.0, -1074.5,
+          -1075.0, 1024.0, float.fromhex('0x1.fffffffffffffp+9'), math.inf, -math.inf, math.nan]
+    zs += [rng.uniform(-1075.0, 1024.0) for _ in range(12)] + [rng.uniform(-1.0, 1.0) for _ in range(6)]
+    write('exp2', zs)
 
 
 main()
