@@ -1102,7 +1102,8 @@ BROOK_M_TABLE double brook_m_pow_log1p_dd[14] = {
 // subintervals beside 1), adds below 2^-103.6: about 2^-101.2 in all.
 // The part after the reduction: log(2^e z) for r + rl = z invc_i - 1 (rl 0
 // for a float z; for a double z, rl enters as rl (1 - r + r^2), the first
-// terms of rl / (1 + r), off by below 2^-88 absolute). LN2_HI has 41 bits,
+// terms of rl / (1 + r), off by below 2^-81 absolute, and rl is 0 in the two
+// subintervals beside 1, where invc = 1 and r = z - 1). LN2_HI has 41 bits,
 // so e LN2_HI is exact for |e| < 2^12: every double's exponent.
 BROOK_M_FN brook_m_dd brook_m_log_acc_parts(double r, double rl, brook_m_i32 i, double e) {
   double t = BROOK_M_FMA(r, 0x1.1111111111111p-4, -0x1.2492492492492p-4);
@@ -1131,13 +1132,11 @@ BROOK_M_FN brook_m_dd brook_m_pow_log_acc(float x) {
   return brook_m_log_acc_parts(r, 0.0, i, e);
 }
 
-// log of a double (LANGUAGE.md §10: within one ulp, the same bits on every
-// backend): pow's double-double log (within 2^-101 relative) rounded once.
-// The reduction is brook_m_pow_reduce's on the double's bits: x = 2^e z,
-// z in [0.699, 1.398], the subinterval i from z's top seven mantissa bits;
-// z = zh + zl with zh the top 24 bits (a float's), so zh invc - 1 is exact
-// as there and zl invc is an exact product: r + rl = z invc - 1 to 2^-106.
-// log(x) as a double-double for a finite x > 0 (within 2^-101).
+// log(x) as a double-double for a finite x > 0 (within 2^-101). The
+// reduction is brook_m_pow_reduce's on the double's bits: x = 2^e z, z in
+// [0.699, 1.398], the subinterval i from z's top seven mantissa bits; z =
+// zh + zl with zh the top 24 bits (a float's), so zh invc - 1 is exact as
+// there and zl invc is an exact product: r + rl = z invc - 1 to 2^-106.
 BROOK_M_FN brook_m_dd brook_m_log_dd(double x) {
   double adj = 0.0;
   if (x < 0x1p-1022) {  // subnormal: exact scaling
@@ -1157,6 +1156,8 @@ BROOK_M_FN brook_m_dd brook_m_log_dd(double x) {
   brook_m_dd r = brook_m_dd_add(brook_m_dd_of(r1, 0.0), brook_m_dd_prod(zl, brook_m_log_invc[i]));
   return brook_m_log_acc_parts(r.h, r.l, i, (double)e + adj);
 }
+// log of a double (LANGUAGE.md §10: within one ulp, the same bits on every
+// backend): the double-double log rounded once.
 BROOK_M_FN double brook_log(double x) {
   if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;  // NaN, < 0, 0
   if (x == BROOK_M_INF_D) return x;
