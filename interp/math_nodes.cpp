@@ -72,25 +72,15 @@ struct Componentwise : MathBase {
   }
 };
 
-// A kernel's float transcendental: stdlib/brook_math.h, per component.
+// A kernel's float or double transcendental: stdlib/brook_math.h, per component.
+template <class T>
 struct KernelMath : MathBase {
-  stdlib::BrookMathFn fn = nullptr;
-  Scalar eval(Machine& m) override { return put<float>(fn(get<float>(args[0]->eval(m)))); }
+  T (*fn)(T) = nullptr;
+  Scalar eval(Machine& m) override { return put<T>(fn(get<T>(args[0]->eval(m)))); }
   void eval_vec(Machine& m, Vec& out) override {
     Vec v[3];
     gather(m, v);
-    for (uint32_t i = 0; i < n; ++i) out.c[i] = put<float>(fn(get<float>(v[0].c[i])));
-  }
-};
-
-// The same for a double one (brook_math.h's double exp).
-struct KernelMathD : MathBase {
-  stdlib::BrookMathFnD fn = nullptr;
-  Scalar eval(Machine& m) override { return put<double>(fn(get<double>(args[0]->eval(m)))); }
-  void eval_vec(Machine& m, Vec& out) override {
-    Vec v[3];
-    gather(m, v);
-    for (uint32_t i = 0; i < n; ++i) out.c[i] = put<double>(fn(get<double>(v[0].c[i])));
+    for (uint32_t i = 0; i < n; ++i) out.c[i] = put<T>(fn(get<T>(v[0].c[i])));
   }
 };
 
@@ -152,11 +142,11 @@ NodePtr make_math(Builtin id, std::vector<NodePtr> args, std::vector<const Type*
                                    ? stdlib::brook_math_fn_f64(id)
                                    : nullptr;
   if (own) {
-    auto k = std::make_unique<KernelMath>();
+    auto k = std::make_unique<KernelMath<float>>();
     k->fn = own;
     node = std::move(k);
   } else if (own_d) {
-    auto k = std::make_unique<KernelMathD>();
+    auto k = std::make_unique<KernelMath<double>>();
     k->fn = own_d;
     node = std::move(k);
   } else if (own2) {

@@ -101,22 +101,29 @@ def expected(name, b):
     return round32(v)
 
 
-def c_hex(b):
-    """C's printf("%a", (double)f) for float bits b (glibc's spelling)."""
-    f = f_of(b)
-    if math.isnan(f):
-        return '-nan' if b >> 31 else 'nan'
-    if math.isinf(f):
-        return '-inf' if f < 0 else 'inf'
-    if f == 0:
-        return '-0x0p+0' if b >> 31 else '0x0p+0'
-    h = float(f).hex()  # '-0x1.5bf0a80000000p+1'
+def printf_a(d, negative):
+    """glibc's printf("%a", d) for a double d (negative: its sign bit, which
+    a NaN's sign shows as '-nan'); subnormals as 0x0.xxxp-1022."""
+    if math.isnan(d):
+        return '-nan' if negative else 'nan'
+    if math.isinf(d):
+        return '-inf' if d < 0 else 'inf'
+    if d == 0:
+        return '-0x0p+0' if negative else '0x0p+0'
+    if abs(d) < 2.0 ** -1022:
+        m = struct.unpack('<Q', struct.pack('<d', d))[0] & ((1 << 52) - 1)
+        return ('-' if d < 0 else '') + '0x0.' + f'{m:013x}'.rstrip('0') + 'p-1022'
+    h = d.hex()  # '-0x1.5bf0a80000000p+1'
     neg = h.startswith('-')
-    h = h.lstrip('-')
-    mant, exp = h[2:].split('p')
+    mant, exp = h.lstrip('-')[2:].split('p')
     whole, _, frac = mant.partition('.')
     frac = frac.rstrip('0')
     return ('-' if neg else '') + '0x' + whole + ('.' + frac if frac else '') + 'p' + exp
+
+
+def c_hex(b):
+    """C's printf("%a", (double)f) for float bits b (glibc's spelling)."""
+    return printf_a(float(f_of(b)), b >> 31)
 
 
 def unique_pairs(pairs):

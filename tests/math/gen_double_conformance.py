@@ -9,10 +9,15 @@ are the correctly rounded ones (check_math --double F: none of millions of
 random inputs is off). Run from the repository root:
   python3 tests/math/gen_double_conformance.py"""
 import math
+import os
 import random
 import struct
+import sys
 
 from mpmath import mp, mpf, exp, log, log10
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_conformance import printf_a  # noqa: E402
 
 mp.prec = 400
 
@@ -40,23 +45,7 @@ def expected(fn, x):
 
 def c_hex(b):
     """glibc's printf("%a") of the double with bits b."""
-    d = struct.unpack('<d', struct.pack('<Q', b))[0]
-    if math.isnan(d):
-        return '-nan' if b >> 63 else 'nan'
-    if math.isinf(d):
-        return '-inf' if d < 0 else 'inf'
-    if d == 0:
-        return '-0x0p+0' if b >> 63 else '0x0p+0'
-    if abs(d) < 2.0 ** -1022:  # glibc prints subnormals as 0x0.xxxp-1022
-        m = b & ((1 << 52) - 1)
-        frac = f'{m:013x}'.rstrip('0')
-        return ('-' if d < 0 else '') + '0x0.' + frac + 'p-1022'
-    h = d.hex()
-    neg = h.startswith('-')
-    mant, e = h.lstrip('-')[2:].split('p')
-    whole, _, frac = mant.partition('.')
-    frac = frac.rstrip('0')
-    return ('-' if neg else '') + '0x' + whole + ('.' + frac if frac else '') + 'p' + e
+    return printf_a(struct.unpack('<d', struct.pack('<Q', b))[0], b >> 63)
 
 
 def write(fn, xs):
