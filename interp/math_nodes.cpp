@@ -84,18 +84,18 @@ struct KernelMath : MathBase {
   }
 };
 
-// The same for a two-argument one (atan2).
+// The same for a two-argument one (atan2, pow).
+template <class T>
 struct KernelMath2 : MathBase {
-  stdlib::BrookMathFn2 fn = nullptr;
+  T (*fn)(T, T) = nullptr;
   Scalar eval(Machine& m) override {
-    float a = get<float>(args[0]->eval(m));
-    return put<float>(fn(a, get<float>(args[1]->eval(m))));
+    T a = get<T>(args[0]->eval(m));
+    return put<T>(fn(a, get<T>(args[1]->eval(m))));
   }
   void eval_vec(Machine& m, Vec& out) override {
     Vec v[3];
     gather(m, v);
-    for (uint32_t i = 0; i < n; ++i)
-      out.c[i] = put<float>(fn(get<float>(v[0].c[i]), get<float>(v[1].c[i])));
+    for (uint32_t i = 0; i < n; ++i) out.c[i] = put<T>(fn(get<T>(v[0].c[i]), get<T>(v[1].c[i])));
   }
 };
 
@@ -129,18 +129,17 @@ NodePtr make_math(Builtin id, std::vector<NodePtr> args, std::vector<const Type*
   uint32_t n = 1;
   for (const Type* t : arg_types) n = std::max(n, t->width());
   NodePtr node;
-  stdlib::BrookMathFn own = in_kernel && ck == TypeKind::Float && args.size() == 1 &&
-                                    result->scalar_of()->kind == TypeKind::Float
-                                ? stdlib::brook_math_fn(id)
-                                : nullptr;
-  stdlib::BrookMathFn2 own2 = in_kernel && ck == TypeKind::Float && args.size() == 2 &&
-                                      result->scalar_of()->kind == TypeKind::Float
-                                  ? stdlib::brook_math_fn2(id)
-                                  : nullptr;
-  stdlib::BrookMathFnD own_d = in_kernel && ck == TypeKind::Double && args.size() == 1 &&
-                                       result->scalar_of()->kind == TypeKind::Double
-                                   ? stdlib::brook_math_fn_f64(id)
-                                   : nullptr;
+  // A kernel's float or double transcendental is stdlib/brook_math.h's.
+  auto kernel_math = [&](TypeKind k, size_t arity) {
+    return in_kernel && ck == k && args.size() == arity && result->scalar_of()->kind == k;
+  };
+  stdlib::BrookMathFn own = kernel_math(TypeKind::Float, 1) ? stdlib::brook_math_fn(id) : nullptr;
+  stdlib::BrookMathFn2 own2 =
+      kernel_math(TypeKind::Float, 2) ? stdlib::brook_math_fn2(id) : nullptr;
+  stdlib::BrookMathFnD own_d =
+      kernel_math(TypeKind::Double, 1) ? stdlib::brook_math_fn_f64(id) : nullptr;
+  stdlib::BrookMathFn2D own2_d =
+      kernel_math(TypeKind::Double, 2) ? stdlib::brook_math_fn2_f64(id) : nullptr;
   if (own) {
     auto k = std::make_unique<KernelMath<float>>();
     k->fn = own;
@@ -150,8 +149,12 @@ NodePtr make_math(Builtin id, std::vector<NodePtr> args, std::vector<const Type*
     k->fn = own_d;
     node = std::move(k);
   } else if (own2) {
-    auto k = std::make_unique<KernelMath2>();
+    auto k = std::make_unique<KernelMath2<float>>();
     k->fn = own2;
+    node = std::move(k);
+  } else if (own2_d) {
+    auto k = std::make_unique<KernelMath2<double>>();
+    k->fn = own2_d;
     node = std::move(k);
   } else if (!in_kernel && id == Builtin::isinf && n == 1 && result->kind == TypeKind::Int &&
              (ck == TypeKind::Float || ck == TypeKind::Double)) {

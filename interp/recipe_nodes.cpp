@@ -103,6 +103,9 @@ struct Lowering {
       if (own_math && xs.size() == 1) {
         if (stdlib::BrookMathFnD f = stdlib::brook_math_fn_f64(fn)) return f(xs[0]);
       }
+      if (own_math && xs.size() == 2) {
+        if (stdlib::BrookMathFn2D f = stdlib::brook_math_fn2_f64(fn)) return f(xs[0], xs[1]);
+      }
       return stdlib::ref_math_f64(fn, xs);
     } else {
       return stdlib::ref_math_int<T>(fn, xs);

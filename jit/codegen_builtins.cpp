@@ -38,11 +38,14 @@ Value* Codegen::libm(std::string_view name, std::vector<Value*> args, llvm::Type
   return c;
 }
 
-// The helper `<N x float> name.N(<N x float>)`, defined once per module and
-// width, stores the gang, calls the gang form and loads the result. It is
-// readnone and noinline so that LLVM still merges and hoists equal calls, as
-// it does the scalar form's (black_scholes calls cnd(d1) twice).
-Value* Codegen::gang_call(std::string_view gang_symbol, std::string_view inline_symbol, Value* x) {
+// The helper `<N x float> name.N(<N x float>...)` (one argument per operand),
+// defined once per module and width, stores the gangs, calls the gang form
+// and loads the result. It is readnone and noinline so that LLVM still merges
+// and hoists equal calls, as it does the scalar form's (black_scholes calls
+// cnd(d1) twice).
+Value* Codegen::gang_call(std::string_view gang_symbol, std::string_view inline_symbol,
+                          llvm::ArrayRef<Value*> xs) {
+  Value* x = xs[0];
   auto* vt = llvm::cast<llvm::FixedVectorType>(x->getType());
   const unsigned n = vt->getNumElements();
   ++gang_calls;
@@ -52,7 +55,8 @@ Value* Codegen::gang_call(std::string_view gang_symbol, std::string_view inline_
   // compiler.cpp links in), for gangs of 16 or 32: the helper calls it on each
   // half, and compiler.cpp inlines the helper once the pipeline has merged
   // equal calls (kInlineLateAttr).
-  if (!h && !inline_symbol.empty() && !math_bitcode().empty() && n % 16 == 0 && n <= 32) {
+  if (!h && xs.size() == 1 && !inline_symbol.empty() && !math_bitcode().empty() && n % 16 == 0 &&
+      n <= 32) {
     auto* v16 = llvm::FixedVectorType::get(b.getFloatTy(), 16);
     auto core = mod.getOrInsertFunction(std::string(inline_symbol),
                                         llvm::FunctionType::get(v16, {v16}, false));
@@ -79,33 +83,42 @@ Value* Codegen::gang_call(std::string_view gang_symbol, std::string_view inline_
     }
   }
   if (!h) {
+    // void gang(const float* in..., float* out, int n)
+    const unsigned ins = static_cast<unsigned>(xs.size());
     auto* ptr = b.getPtrTy();
-    auto callee = mod.getOrInsertFunction(
-        std::string(gang_symbol),
-        llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, b.getInt32Ty()}, false));
+    std::vector<llvm::Type*> params(ins + 1, ptr);
+    params.push_back(b.getInt32Ty());
+    auto callee = mod.getOrInsertFunction(std::string(gang_symbol),
+                                          llvm::FunctionType::get(b.getVoidTy(), params, false));
     if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
       f->setDoesNotThrow();
       f->setWillReturn();
       f->setOnlyAccessesArgMemory();
-      f->addParamAttr(0, llvm::Attribute::NoCapture);
-      f->addParamAttr(0, llvm::Attribute::ReadOnly);
-      f->addParamAttr(1, llvm::Attribute::NoCapture);
-      f->addParamAttr(1, llvm::Attribute::WriteOnly);
+      for (unsigned i = 0; i <= ins; ++i) f->addParamAttr(i, llvm::Attribute::NoCapture);
+      for (unsigned i = 0; i < ins; ++i) f->addParamAttr(i, llvm::Attribute::ReadOnly);
+      f->addParamAttr(ins, llvm::Attribute::WriteOnly);
     }
-    h = llvm::Function::Create(llvm::FunctionType::get(vt, {vt}, false),
-                               llvm::GlobalValue::InternalLinkage, name, mod);
+    h = llvm::Function::Create(
+        llvm::FunctionType::get(vt, std::vector<llvm::Type*>(ins, vt), false),
+        llvm::GlobalValue::InternalLinkage, name, mod);
     h->addFnAttr(llvm::Attribute::NoInline);
     h->setDoesNotAccessMemory();  // it writes only its own stack frame
     h->setDoesNotThrow();
     h->setWillReturn();
     llvm::IRBuilder<> hb(llvm::BasicBlock::Create(mod.getContext(), "entry", h));
-    Value* in = hb.CreateAlloca(vt);
+    std::vector<Value*> args;
+    for (unsigned i = 0; i < ins; ++i) {
+      Value* in = hb.CreateAlloca(vt);
+      hb.CreateStore(h->getArg(i), in);
+      args.push_back(in);
+    }
     Value* out = hb.CreateAlloca(vt);
-    hb.CreateStore(h->getArg(0), in);
-    hb.CreateCall(callee, {in, out, hb.getInt32(n)});
+    args.push_back(out);
+    args.push_back(hb.getInt32(n));
+    hb.CreateCall(callee, args);
     hb.CreateRet(hb.CreateLoad(vt, out));
   }
-  return b.CreateCall(h, {x});
+  return b.CreateCall(h, xs);
 }
 
 // One component of a component-wise builtin. `scalar` is the result's
@@ -157,9 +170,8 @@ Value* Codegen::component_builtin(Builtin id, std::vector<Value*> a, const Type*
   // the loop vectoriser may turn into libmvec's.
   if (s->kind == TypeKind::Float && !relaxed) {
     std::string_view own = stdlib::brook_math_symbol(id);
-    if (!own.empty() && llvm::isa<llvm::FixedVectorType>(t) && a.size() == 1)
-      return gang_call(stdlib::brook_math_gang_symbol(id), stdlib::brook_math_inline_symbol(id),
-                       a[0]);
+    if (!own.empty() && llvm::isa<llvm::FixedVectorType>(t))
+      return gang_call(stdlib::brook_math_gang_symbol(id), stdlib::brook_math_inline_symbol(id), a);
     if (!own.empty()) {
       Value* r = libm(own, a, t);
       if (llvm::Function* f = mod.getFunction(own)) {
@@ -169,8 +181,8 @@ Value* Codegen::component_builtin(Builtin id, std::vector<Value*> a, const Type*
       return r;
     }
   }
-  // Double ones likewise where brook_math.h has them (exp), one call per lane.
-  if (s->kind == TypeKind::Double && !relaxed && a.size() == 1) {
+  // Double ones likewise (stdlib/brook_math_double.h), one call per lane.
+  if (s->kind == TypeKind::Double && !relaxed) {
     std::string_view own = stdlib::brook_math_symbol_f64(id);
     if (!own.empty()) {
       Value* r = libm(own, a, t);

@@ -102,10 +102,10 @@ class Codegen {
   llvm::Value* component_builtin(stdlib::Builtin id, std::vector<llvm::Value*> args,
                                  const Type* scalar, const Type* arg_scalar);
   llvm::Value* libm(std::string_view name, std::vector<llvm::Value*> args, llvm::Type* t);
-  // A brook_math.h function on a whole gang (<N x float>) through its gang
-  // form (stdlib/brook_math_gang.cpp), one call per gang.
+  // A brook_math.h function on whole gangs (<N x float>, one per argument)
+  // through its gang form (stdlib/brook_math_gang.cpp), one call per gang.
   llvm::Value* gang_call(std::string_view gang_symbol, std::string_view inline_symbol,
-                         llvm::Value* x);
+                         llvm::ArrayRef<llvm::Value*> xs);
   // A composed builtin (stdlib/recipe.hpp) over its arguments' components:
   // values of type `comp`, each a scalar or (SPMD) a gang of lanes. Returns
   // the result's components, of type `result_comp`. `same_shape` makes

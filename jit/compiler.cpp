@@ -467,8 +467,14 @@ JitCompiler::JitCompiler(const JitTuning& tuning, std::string cache_dir)
   for (const stdlib::BrookMathSymbol2& m : stdlib::brook_math_binary_symbols())
     hooks[es.intern(m.name)] = {llvm::orc::ExecutorAddr::fromPtr(m.fn),
                                 llvm::JITSymbolFlags::Exported};
+  for (const stdlib::BrookMathSymbol2D& m : stdlib::brook_math_double_binary_symbols())
+    hooks[es.intern(m.name)] = {llvm::orc::ExecutorAddr::fromPtr(m.fn),
+                                llvm::JITSymbolFlags::Exported};
   // Their gang forms, the variant for this CPU (SPMD kernels call them).
   for (const stdlib::BrookGangSymbol& m : stdlib::brook_math_gang_symbols())
+    hooks[es.intern(m.name)] = {llvm::orc::ExecutorAddr::fromPtr(m.fn),
+                                llvm::JITSymbolFlags::Exported};
+  for (const stdlib::BrookGang2Symbol& m : stdlib::brook_math_gang2_symbols())
     hooks[es.intern(m.name)] = {llvm::orc::ExecutorAddr::fromPtr(m.fn),
                                 llvm::JITSymbolFlags::Exported};
   if (auto e = impl_->jit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(hooks)))) {

@@ -10,6 +10,7 @@
 
 namespace brook::stdlib::cr {
 #include "stdlib/brook_math.h"
+#include "stdlib/brook_math_double.h"
 }  // namespace brook::stdlib::cr
 
 // brook_math.h writes its fused multiply-adds out (BROOK_M_FMA): on a CPU
@@ -81,20 +82,31 @@ BROOK_CR_SCALAR float brook_cr_atan2f(float y, float x) {
 BROOK_CR_SCALAR BROOK_CR_FLAT float brook_cr_powf(float x, float y) {
   return brook::stdlib::cr::brook_powf(x, y);
 }
-BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_exp(double x) {
-  return brook::stdlib::cr::brook_exp(x);
+// The double functions (stdlib/brook_math_double.h), one entry point each.
+#define BROOK_CR_DOUBLE(F)                                      \
+  BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_##F(double x) { \
+    return brook::stdlib::cr::brook_##F(x);                     \
+  }
+BROOK_CR_DOUBLE(exp)
+BROOK_CR_DOUBLE(exp2)
+BROOK_CR_DOUBLE(log)
+BROOK_CR_DOUBLE(log2)
+BROOK_CR_DOUBLE(log10)
+BROOK_CR_DOUBLE(sin)
+BROOK_CR_DOUBLE(cos)
+BROOK_CR_DOUBLE(tan)
+BROOK_CR_DOUBLE(asin)
+BROOK_CR_DOUBLE(acos)
+BROOK_CR_DOUBLE(atan)
+BROOK_CR_DOUBLE(sinh)
+BROOK_CR_DOUBLE(cosh)
+BROOK_CR_DOUBLE(tanh)
+#undef BROOK_CR_DOUBLE
+BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_atan2(double y, double x) {
+  return brook::stdlib::cr::brook_atan2(y, x);
 }
-BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_log(double x) {
-  return brook::stdlib::cr::brook_log(x);
-}
-BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_exp2(double x) {
-  return brook::stdlib::cr::brook_exp2(x);
-}
-BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_log2(double x) {
-  return brook::stdlib::cr::brook_log2(x);
-}
-BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_log10(double x) {
-  return brook::stdlib::cr::brook_log10(x);
+BROOK_CR_SCALAR BROOK_CR_FLAT double brook_cr_pow(double x, double y) {
+  return brook::stdlib::cr::brook_pow(x, y);
 }
 }
 
@@ -135,36 +147,64 @@ constexpr std::array kEntries{
 };
 #undef BROOK_MATH_ENTRY
 
-// The two-argument functions (no gang form yet: the JIT calls them per lane).
+// The two-argument functions, whose gang forms take two input arrays.
 struct Entry2 {
   Builtin id;
   std::string_view symbol;
   std::string_view opencl;
   float (*fn)(float, float);
+  std::string_view gang_symbol;
+  BrookGang2Fn gang_base;
+  BrookGang2Fn gang_avx2;
+  BrookGang2Fn gang_avx512;
 };
-constexpr std::array kBinary{
-    Entry2{Builtin::atan2, "brook_cr_atan2f", "brook_atan2f", brook_cr_atan2f},
-    Entry2{Builtin::pow, "brook_cr_powf", "brook_powf", brook_cr_powf},
-};
+#define BROOK_MATH_ENTRY2(ID, F)                                                    \
+  Entry2 {                                                                          \
+    Builtin::ID, "brook_cr_" #F, "brook_" #F, brook_cr_##F, "brook_cr_" #F "_gang", \
+        brook_cr_##F##_gang_base, BROOK_GANG_AVX2_FN(F), BROOK_GANG_AVX512_FN(F)    \
+  }
+constexpr std::array kBinary{BROOK_MATH_ENTRY2(atan2, atan2f), BROOK_MATH_ENTRY2(pow, powf)};
+#undef BROOK_MATH_ENTRY2
 
-// The double functions brook_math.h defines so far (within one ulp, the
-// same bits on every backend); the rest of §10's double forms still use libm.
+// The double functions (stdlib/brook_math_double.h: within one ulp, the same
+// bits on every backend), every one of §10.
 struct EntryD {
   Builtin id;
   std::string_view symbol;
   std::string_view opencl;
   double (*fn)(double);
 };
+#define BROOK_MATH_ENTRY_D(F)                             \
+  EntryD {                                                \
+    Builtin::F, "brook_cr_" #F, "brook_" #F, brook_cr_##F \
+  }
 constexpr std::array kDouble{
-    EntryD{Builtin::exp, "brook_cr_exp", "brook_exp", brook_cr_exp},
-    EntryD{Builtin::log, "brook_cr_log", "brook_log", brook_cr_log},
-    EntryD{Builtin::exp2, "brook_cr_exp2", "brook_exp2", brook_cr_exp2},
-    EntryD{Builtin::log2, "brook_cr_log2", "brook_log2", brook_cr_log2},
-    EntryD{Builtin::log10, "brook_cr_log10", "brook_log10", brook_cr_log10},
+    BROOK_MATH_ENTRY_D(exp),  BROOK_MATH_ENTRY_D(exp2),  BROOK_MATH_ENTRY_D(log),
+    BROOK_MATH_ENTRY_D(log2), BROOK_MATH_ENTRY_D(log10), BROOK_MATH_ENTRY_D(sin),
+    BROOK_MATH_ENTRY_D(cos),  BROOK_MATH_ENTRY_D(tan),   BROOK_MATH_ENTRY_D(asin),
+    BROOK_MATH_ENTRY_D(acos), BROOK_MATH_ENTRY_D(atan),  BROOK_MATH_ENTRY_D(sinh),
+    BROOK_MATH_ENTRY_D(cosh), BROOK_MATH_ENTRY_D(tanh),
+};
+#undef BROOK_MATH_ENTRY_D
+struct EntryD2 {
+  Builtin id;
+  std::string_view symbol;
+  std::string_view opencl;
+  double (*fn)(double, double);
+};
+constexpr std::array kDoubleBinary{
+    EntryD2{Builtin::atan2, "brook_cr_atan2", "brook_atan2", brook_cr_atan2},
+    EntryD2{Builtin::pow, "brook_cr_pow", "brook_pow", brook_cr_pow},
 };
 
 const EntryD* find_double(Builtin id) {
   for (const EntryD& e : kDouble)
+    if (e.id == id) return &e;
+  return nullptr;
+}
+
+const EntryD2* find_double2(Builtin id) {
+  for (const EntryD2& e : kDoubleBinary)
     if (e.id == id) return &e;
   return nullptr;
 }
@@ -208,9 +248,19 @@ bool use_avx512() {
 #endif
 }
 
-BrookGangFn gang_for_cpu(const Entry& e) {
+template <class E>
+auto gang_for_cpu(const E& e) {
   if (e.gang_avx512 && use_avx512()) return e.gang_avx512;
   return e.gang_avx2 && use_avx2() ? e.gang_avx2 : e.gang_base;
+}
+
+// Every gang form of e this CPU can run, by instruction set.
+template <class Symbol, class E>
+std::vector<Symbol> variants(const E& e) {
+  std::vector<Symbol> out{{"base", e.gang_base}};
+  if (e.gang_avx2 && use_avx2()) out.push_back({"avx2", e.gang_avx2});
+  if (e.gang_avx512 && use_avx512()) out.push_back({"avx512", e.gang_avx512});
+  return out;
 }
 
 }  // namespace
@@ -250,7 +300,8 @@ std::span<const BrookMathSymbol2> brook_math_binary_symbols() {
 }
 
 std::string_view brook_math_gang_symbol(Builtin id) {
-  const Entry* e = find(id);
+  if (const Entry* e = find(id)) return e->gang_symbol;
+  const Entry2* e = find2(id);
   return e ? e->gang_symbol : std::string_view{};
 }
 
@@ -259,13 +310,20 @@ BrookMathFnD brook_math_fn_f64(Builtin id) {
   return e ? e->fn : nullptr;
 }
 
+BrookMathFn2D brook_math_fn2_f64(Builtin id) {
+  const EntryD2* e = find_double2(id);
+  return e ? e->fn : nullptr;
+}
+
 std::string_view brook_math_symbol_f64(Builtin id) {
-  const EntryD* e = find_double(id);
+  if (const EntryD* e = find_double(id)) return e->symbol;
+  const EntryD2* e = find_double2(id);
   return e ? e->symbol : std::string_view{};
 }
 
 std::string_view brook_math_opencl_name_f64(Builtin id) {
-  const EntryD* e = find_double(id);
+  if (const EntryD* e = find_double(id)) return e->opencl;
+  const EntryD2* e = find_double2(id);
   return e ? e->opencl : std::string_view{};
 }
 
@@ -273,6 +331,16 @@ std::span<const BrookMathSymbolD> brook_math_double_symbols() {
   static constexpr auto symbols = [] {
     std::array<BrookMathSymbolD, kDouble.size()> out{};
     for (std::size_t i = 0; i < kDouble.size(); ++i) out[i] = {kDouble[i].symbol, kDouble[i].fn};
+    return out;
+  }();
+  return symbols;
+}
+
+std::span<const BrookMathSymbol2D> brook_math_double_binary_symbols() {
+  static constexpr auto symbols = [] {
+    std::array<BrookMathSymbol2D, kDoubleBinary.size()> out{};
+    for (std::size_t i = 0; i < kDoubleBinary.size(); ++i)
+      out[i] = {kDoubleBinary[i].symbol, kDoubleBinary[i].fn};
     return out;
   }();
   return symbols;
@@ -302,13 +370,28 @@ std::span<const BrookGangSymbol> brook_math_gang_symbols() {
 }
 
 std::vector<BrookGangSymbol> brook_math_gang_variants(Builtin id) {
-  std::vector<BrookGangSymbol> out;
-  if (const Entry* e = find(id)) {
-    out.push_back({"base", e->gang_base});
-    if (e->gang_avx2 && use_avx2()) out.push_back({"avx2", e->gang_avx2});
-    if (e->gang_avx512 && use_avx512()) out.push_back({"avx512", e->gang_avx512});
-  }
-  return out;
+  const Entry* e = find(id);
+  return e ? variants<BrookGangSymbol>(*e) : std::vector<BrookGangSymbol>{};
+}
+
+BrookGang2Fn brook_math_gang2_fn(Builtin id) {
+  const Entry2* e = find2(id);
+  return e ? gang_for_cpu(*e) : nullptr;
+}
+
+std::span<const BrookGang2Symbol> brook_math_gang2_symbols() {
+  static const auto symbols = [] {
+    std::array<BrookGang2Symbol, kBinary.size()> out{};
+    for (std::size_t i = 0; i < kBinary.size(); ++i)
+      out[i] = {kBinary[i].gang_symbol, gang_for_cpu(kBinary[i])};
+    return out;
+  }();
+  return symbols;
+}
+
+std::vector<BrookGang2Symbol> brook_math_gang2_variants(Builtin id) {
+  const Entry2* e = find2(id);
+  return e ? variants<BrookGang2Symbol>(*e) : std::vector<BrookGang2Symbol>{};
 }
 
 std::string_view brook_math_opencl_name(Builtin id) {

@@ -35,6 +35,8 @@ typedef ulong brook_m_u64;
 #define BROOK_M_TABLE __constant
 #define BROOK_M_SQRT(x) sqrt(x)
 #define BROOK_M_FMA(a, b, c) fma(a, b, c)
+#define BROOK_M_MULHI64(a, b) mul_hi((ulong)(a), (ulong)(b))
+#define BROOK_M_CLZ64(x) clz((ulong)(x))
 #else
 typedef unsigned int brook_m_u32;
 typedef int brook_m_i32;
@@ -46,6 +48,9 @@ typedef unsigned long long brook_m_u64;
 #define BROOK_M_TABLE static const
 #define BROOK_M_SQRT(x) __builtin_sqrt(x)
 #define BROOK_M_FMA(a, b, c) __builtin_fma(a, b, c)
+// The high 64 bits of a 64 x 64-bit product, and the count of leading zeros.
+#define BROOK_M_MULHI64(a, b) ((brook_m_u64)(((unsigned __int128)(a) * (b)) >> 64))
+#define BROOK_M_CLZ64(x) __builtin_clzll(x)
 #endif
 #define BROOK_M_FN static inline
 #define BROOK_M_NAN BROOK_M_U2F(0x7fc00000u)
@@ -1132,55 +1137,6 @@ BROOK_M_FN brook_m_dd brook_m_pow_log_acc(float x) {
   return brook_m_log_acc_parts(r, 0.0, i, e);
 }
 
-// log(x) as a double-double for a finite x > 0 (within 2^-101). The
-// reduction is brook_m_pow_reduce's on the double's bits: x = 2^e z, z in
-// [0.699, 1.398], the subinterval i from z's top seven mantissa bits; z =
-// zh + zl with zh the top 24 bits (a float's), so zh invc - 1 is exact as
-// there and zl invc is an exact product: r + rl = z invc - 1 to 2^-106.
-BROOK_M_FN brook_m_dd brook_m_log_dd(double x) {
-  double adj = 0.0;
-  if (x < 0x1p-1022) {  // subnormal: exact scaling
-    x = x * 0x1p52;
-    adj = -52.0;
-  }
-  brook_m_u64 ix = BROOK_M_D2U(x);
-  brook_m_u64 ux = ix - 0x3fe6600000000000ul;
-  brook_m_u64 top = ux & 0xfff0000000000000ul;
-  brook_m_i32 i = (brook_m_i32)((ux >> 45) & 127u);
-  // top >> 52 is e's two's complement in 12 bits: sign-extended by hand.
-  brook_m_i32 e = (brook_m_i32)((((brook_m_u32)(top >> 52)) ^ 0x800u)) - 2048;
-  double z = BROOK_M_U2D(ix - top);
-  double zh = BROOK_M_U2D(BROOK_M_D2U(z) & 0xffffffffe0000000ul);
-  double zl = z - zh;                                      // exact
-  double r1 = BROOK_M_FMA(zh, brook_m_log_invc[i], -1.0);  // exact
-  brook_m_dd r = brook_m_dd_add(brook_m_dd_of(r1, 0.0), brook_m_dd_prod(zl, brook_m_log_invc[i]));
-  return brook_m_log_acc_parts(r.h, r.l, i, (double)e + adj);
-}
-// log of a double (LANGUAGE.md §10: within one ulp, the same bits on every
-// backend): the double-double log rounded once.
-BROOK_M_FN double brook_log(double x) {
-  if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;  // NaN, < 0, 0
-  if (x == BROOK_M_INF_D) return x;
-  return brook_m_log_dd(x).h;
-}
-// log2 and log10 of a double: the double-double log times 1/ln2 or 1/ln10
-// as double-doubles (within 2^-106), rounded once; log2(2^n) and
-// log10(10^n) come out exact.
-BROOK_M_FN double brook_log2(double x) {
-  if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;
-  if (x == BROOK_M_INF_D) return x;
-  return brook_m_dd_mul(brook_m_log_dd(x),
-                        brook_m_dd_of(0x1.71547652b82fep+0, 0x1.777d0ffda0d24p-56))
-      .h;
-}
-BROOK_M_FN double brook_log10(double x) {
-  if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;
-  if (x == BROOK_M_INF_D) return x;
-  return brook_m_dd_mul(brook_m_log_dd(x),
-                        brook_m_dd_of(0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57))
-      .h;
-}
-
 // 1/n! for n = 2..5 as double-doubles (hi, lo).
 BROOK_M_TABLE double brook_m_pow_expm1_dd[8] = {
     0x1.0000000000000p-1, 0x0.0p+0, 0x1.5555555555555p-3, 0x1.5555555555555p-57,
@@ -1226,57 +1182,6 @@ BROOK_M_FN brook_m_dd brook_m_pow_exp_acc(brook_m_dd t) {
   brook_m_dd res = brook_m_exp_acc_parts(t, &ex);
   double sc = BROOK_M_U2D((brook_m_u64)(ex + 1023) << 52);
   return brook_m_dd_of(res.h * sc, res.l * sc);
-}
-
-// exp of a double (LANGUAGE.md §10: within one ulp, the same bits on every
-// backend): the double-double exp above (within 2^-100 relative) rounded
-// once to double, so the correctly rounded result except where the exact
-// value lies within 2^-100 of a midpoint between doubles. The thresholds:
-// exp(x) rounds to infinity above ln(DBL_MAX) rounded down, and to 0 at or
-// below ln(2^-1075) rounded to double (mpmath).
-// The double nearest res 2^ex (res from brook_m_exp_acc_parts, normalised:
-// res.h = RN(res.h + res.l), in [2^-1/128, 2]; the result below 2^1024).
-BROOK_M_FN double brook_m_exp_scale_d(brook_m_dd res, brook_m_i32 ex) {
-  double h = res.h;
-  if (ex > 1023) return (h * 2.0) * BROOK_M_U2D((brook_m_u64)(ex - 1 + 1023) << 52);
-  if (ex >= -1021) return h * BROOK_M_U2D((brook_m_u64)(ex + 1023) << 52);
-  // Subnormal (or the least normals, h < 1 at ex = -1022 being subnormal):
-  // t = h 2^(ex + 1000) is exact (a normal double) and the
-  // multiplication by 2^-1000 rounds it to the subnormal grid (2^-74 in t's
-  // scale). h is within half its own ulp of h + l, at least twice finer
-  // than that grid, so rounding t gives the rounding of (h + l) 2^ex except
-  // when t is exactly a midpoint of the grid: then l's sign decides.
-  double sc = BROOK_M_U2D((brook_m_u64)(ex + 1000 + 1023) << 52);
-  double t = h * sc;
-  double r = t * 0x1p-1000;
-  double d = t - r * 0x1p1000;  // exact: t's rounding error
-  double l = res.l * sc;
-  if ((d == 0x1p-75) & (l > 0.0)) r = r + 0x1p-1074;
-  if ((d == -0x1p-75) & (l < 0.0)) r = r - 0x1p-1074;
-  return r;
-}
-BROOK_M_FN double brook_exp(double x) {
-  if (x != x) return BROOK_M_NAN_D;
-  if (x > 0x1.62e42fefa39efp+9) return BROOK_M_INF_D;
-  if (x <= -0x1.74910d52d3052p+9) return 0.0;
-  brook_m_i32 ex;
-  brook_m_dd res = brook_m_exp_acc_parts(brook_m_dd_of(x, 0.0), &ex);
-  return brook_m_exp_scale_d(res, ex);
-}
-
-// 2^x of a double likewise: exp of t = x ln2 as a double-double (ln2 as two
-// doubles, within 2^-106), so within 2^-100 of 2^x, rounded once; 2^n for
-// an integer n comes out exact. 2^x rounds to infinity from x = 1024 on and
-// to 0 at or below -1075 (the midpoint between 0 and 2^-1074 goes to 0).
-BROOK_M_FN double brook_exp2(double x) {
-  if (x != x) return BROOK_M_NAN_D;
-  if (x >= 1024.0) return BROOK_M_INF_D;
-  if (x <= -1075.0) return 0.0;
-  brook_m_dd t = brook_m_dd_prod(x, 0x1.62e42fefa39efp-1);
-  t = brook_m_dd_norm(t.h, t.l + x * 0x1.abc9e3b39803fp-56);
-  brook_m_i32 ex;
-  brook_m_dd res = brook_m_exp_acc_parts(t, &ex);
-  return brook_m_exp_scale_d(res, ex);
 }
 
 // The float nearest to v = h + l (> 0, below 2^129, |l| <= ulp(h)) when the
@@ -1345,9 +1250,12 @@ BROOK_M_FN int brook_m_pow_exact(float x, float y, double* out) {
   return 1;
 }
 
-// |x|^y for a finite x != 0, |x| != 1, and a finite y != 0.
-BROOK_M_FN float brook_m_pow_abs(float ax, float y) {
-  // Fast path: t = y log x as th + tl (y s exact by fma, y lo rounded), off
+// The fast path of |x|^y for a finite x > 0, x != 1, and a finite y != 0,
+// branch-free (the gang form runs it on every lane): *done = 1 and a double
+// whose rounding to float is the result, or *done = 0 and the double v that
+// brook_m_pow_abs's next steps decide from.
+BROOK_M_FN double brook_m_pow_fast(float ax, float y, int* done) {
+  // t = y log x as th + tl (y s exact by fma, y lo rounded), off
   // by at most 2^-57 |t| <= 2^-50.3 for |t| <= 104; exp in double as
   // brook_m_exp_d: r off by below 2^-59, 2^(j/64) rounded (2^-53), the fma
   // (2^-53), exp(r) - 1 within 2^-60: below 2^-49.5 relative in all, and
@@ -1356,21 +1264,31 @@ BROOK_M_FN float brook_m_pow_abs(float ax, float y) {
   double th = (double)y * l.h;
   double tl = BROOK_M_FMA((double)y, l.h, -th) + (double)y * l.l;
   // Beyond these x^y rounds to infinity (e^89 > 2^128) or to 0 (e^-104 <
-  // 2^-150, the midpoint between 0 and the least subnormal).
-  if (th > 89.0) return BROOK_M_INF;
-  if (th < -104.0) return 0.0f;
+  // 2^-150, the midpoint between 0 and the least subnormal); the exp below
+  // then runs on 0, so its table index stays in range.
+  int over = th > 89.0;
+  int under = th < -104.0;
+  double tc = (over | under) ? 0.0 : th;
   double kd;
-  brook_m_i32 k = brook_m_round_int(th * 0x1.71547652b82fep+6, &kd);
-  double r = BROOK_M_FMA(-kd, BROOK_M_LN2_64_C1, th);  // exact
-  r = BROOK_M_FMA(-kd, BROOK_M_LN2_64_C2, r) + tl;
+  brook_m_i32 k = brook_m_round_int(tc * 0x1.71547652b82fep+6, &kd);
+  double r = BROOK_M_FMA(-kd, BROOK_M_LN2_64_C1, tc);  // exact
+  r = BROOK_M_FMA(-kd, BROOK_M_LN2_64_C2, r) + ((over | under) ? 0.0 : tl);
   double v = brook_m_exp_finish(k, r);
   // A normal float result is decided by v's 29 bits below float precision:
   // the exact value is within 2^-47 v, i.e. 64 ulps of v, of v; more than
   // 128 ulps between v and the midpoint 2^28 ulps up keeps it on v's side
-  // (also at 2^128 - 2^103, the midpoint to infinity). Branch-free on the
-  // common path; subnormal results and the rest go to brook_m_pow_round.
+  // (also at 2^128 - 2^103, the midpoint to infinity). Subnormal results
+  // and the rest go to brook_m_pow_round.
   brook_m_u64 off = (BROOK_M_D2U(v) + 128u - 0x10000000u) & 0x1fffffffu;
-  if ((off > 256u) & (v >= 0x1p-126)) return (float)v;
+  *done = ((off > 256u) & (v >= 0x1p-126)) | over | under;
+  return over ? BROOK_M_INF_D : under ? 0.0 : v;
+}
+
+// |x|^y for a finite x != 0, |x| != 1, and a finite y != 0.
+BROOK_M_FN float brook_m_pow_abs(float ax, float y) {
+  int fast;
+  double v = brook_m_pow_fast(ax, y, &fast);
+  if (fast) return (float)v;
   int decided;
   float f = brook_m_pow_round(v, 0.0, v * 0x1p-47, &decided);
   if (decided) return f;
@@ -1432,14 +1350,24 @@ BROOK_M_FN int brook_m_pow_special(float x, float y, float* out, float* sign) {
   return ax != 0x3f800000u;  // x = -1 and y an integer: +-1
 }
 
+// Ordinary pairs: 0 < x < inf, x != 1, y finite and not 0.
+BROOK_M_FN int brook_m_powf_plain(float x, float y) {
+  brook_m_u32 ix = BROOK_M_F2U(x), ay = BROOK_M_F2U(y) & 0x7fffffffu;
+  return (ix - 1u < 0x7f7fffffu) & (ay - 1u < 0x7f7fffffu) & (ix != 0x3f800000u);
+}
+// pow on an ordinary pair where the fast path decides (*done), for the gang
+// form; brook_powf decides the rest.
+BROOK_M_FN float brook_m_powf_core(float x, float y, int* done) {
+  return (float)brook_m_pow_fast(x, y, done);
+}
+
 // Ordinary pairs (0 < x < inf, x != 1, y finite and not 0) go straight to
 // the computation: no test on y's integrality, which only a negative x needs.
 // One call of brook_m_pow_abs, so that the compiler inlines it (into each
 // target clone of brook_math.cpp's entry point, with its fmas).
 BROOK_M_FN float brook_powf(float x, float y) {
-  brook_m_u32 ix = BROOK_M_F2U(x), ay = BROOK_M_F2U(y) & 0x7fffffffu;
   float sign = 1.0f;
-  if (!((ix - 1u < 0x7f7fffffu) & (ay - 1u < 0x7f7fffffu) & (ix != 0x3f800000u))) {
+  if (!brook_m_powf_plain(x, y)) {
     float r;
     if (!brook_m_pow_special(x, y, &r, &sign)) return r;
     x = brook_m_abs(x);

@@ -41,13 +41,15 @@ struct BrookMathSymbol2 {
 };
 std::span<const BrookMathSymbol2> brook_math_binary_symbols();
 
-// brook_math.h's double function for a one-argument builtin (within one
-// ulp, the same bits on every backend), or null when it has none yet (the
-// kernel then uses libm's); its extern "C" symbol for the JIT and its name
-// in the OpenCL copy of brook_math.h, or empty; every such symbol with its
+// brook_math_double.h's double function for a one- or two-argument builtin
+// (within one ulp, the same bits on every backend: all of §10's), or null;
+// its extern "C" symbol for the JIT and its name in the OpenCL copy of
+// brook_math_double.h (either arity), or empty; every such symbol with its
 // address, for the JIT's linker.
 using BrookMathFnD = double (*)(double);
+using BrookMathFn2D = double (*)(double, double);
 BrookMathFnD brook_math_fn_f64(Builtin id);
+BrookMathFn2D brook_math_fn2_f64(Builtin id);
 std::string_view brook_math_symbol_f64(Builtin id);
 std::string_view brook_math_opencl_name_f64(Builtin id);
 struct BrookMathSymbolD {
@@ -55,6 +57,11 @@ struct BrookMathSymbolD {
   double (*fn)(double);
 };
 std::span<const BrookMathSymbolD> brook_math_double_symbols();
+struct BrookMathSymbol2D {
+  std::string_view name;
+  double (*fn)(double, double);
+};
+std::span<const BrookMathSymbol2D> brook_math_double_binary_symbols();
 
 // The gang form of `id`'s function, for the JIT's SPMD path:
 // fn(in, out, n) sets out[i] to the scalar function of in[i] for i < n, bit for
@@ -76,11 +83,24 @@ std::string_view brook_math_inline_symbol(Builtin id);
 // Every gang form of `id` this CPU can run, named by instruction set
 // ("base", "avx2", "avx512"), for tests/math/check_math --gang.
 std::vector<BrookGangSymbol> brook_math_gang_variants(Builtin id);
+// The same for a two-argument builtin (atan2, pow): out[i] = F(a[i], b[i]).
+// brook_math_gang_symbol names these too.
+using BrookGang2Fn = void (*)(const float* a, const float* b, float* out, int n);
+BrookGang2Fn brook_math_gang2_fn(Builtin id);
+struct BrookGang2Symbol {
+  std::string_view name;
+  BrookGang2Fn fn;
+};
+std::span<const BrookGang2Symbol> brook_math_gang2_symbols();
+std::vector<BrookGang2Symbol> brook_math_gang2_variants(Builtin id);
 
 // The OpenCL C function the OpenCL printer calls for `id` on float (the same
 // spelling as in brook_math.h), or empty.
 std::string_view brook_math_opencl_name(Builtin id);
-// The text of brook_math.h, pasted into OpenCL programs that call one of them.
+// The text of brook_math.h, pasted into OpenCL programs that call one of
+// its functions, and of brook_math_double.h, pasted after it where a double
+// function is called.
 std::string_view brook_math_source();
+std::string_view brook_math_double_source();
 
 }  // namespace brook::stdlib

@@ -65,6 +65,43 @@ template <int (*Plain)(float), float (*Core)(float), float (*Full)(float)>
   }
 }
 
+// The same for a two-argument function, whose core also says per lane
+// whether it decided (pow's fast path may not: the scalar function goes on).
+template <int (*Plain)(float, float), float (*Core)(float, float, int*),
+          float (*Full)(float, float)>
+[[gnu::always_inline]] inline void gang2(const float* in_a, const float* in_b, float* out, int n) {
+  for (int base = 0; base < n; base += kChunk) {
+    const int m = n - base < kChunk ? n - base : kChunk;
+    const float* __restrict a = in_a + base;
+    const float* __restrict b = in_b + base;
+    float* __restrict y = out + base;
+    float ac[kChunk], bc[kChunk];
+    int done[kChunk];
+    int rest = 0;
+    for (int i = 0; i < m; ++i) {
+      int p = Plain(a[i], b[i]);
+      ac[i] = p ? a[i] : 0.5f;
+      bc[i] = p ? b[i] : 0.5f;
+      done[i] = p;
+    }
+    for (int i = 0; i < m; ++i) {
+      int d;
+      y[i] = Core(ac[i], bc[i], &d);
+      done[i] &= d;
+      rest |= done[i] ^ 1;
+    }
+    if (rest)
+      for (int i = 0; i < m; ++i)
+        if (!done[i]) y[i] = Full(a[i], b[i]);
+  }
+}
+
+// atan2's core decides every plain pair.
+inline float atan2f_core(float y, float x, int* done) {
+  *done = 1;
+  return cr::brook_m_atan2f_core(y, x);
+}
+
 }  // namespace
 
 // The baseline build's form (SSE2 on x86-64) and, on x86-64, AVX2's and
@@ -74,6 +111,12 @@ template <int (*Plain)(float), float (*Core)(float), float (*Full)(float)>
 #define BROOK_GANG_BASE(F)                                                           \
   void brook_cr_##F##_gang_base(const float* in, float* out, int n) {                \
     gang<cr::brook_m_##F##_plain, cr::brook_m_##F##_core, brook_cr_##F>(in, out, n); \
+  }
+// The two-argument forms, likewise (CORE: the core with its decided flag).
+#define BROOK_GANG2_BODY(F, CORE) gang2<cr::brook_m_##F##_plain, CORE, brook_cr_##F>(a, b, out, n)
+#define BROOK_GANG2_BASE(F, CORE)                                                    \
+  void brook_cr_##F##_gang_base(const float* a, const float* b, float* out, int n) { \
+    BROOK_GANG2_BODY(F, CORE);                                                       \
   }
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BROOK_GANG_AVX2(F)                                                                    \
@@ -86,9 +129,21 @@ template <int (*Plain)(float), float (*Core)(float), float (*Full)(float)>
       const float* in, float* out, int n) {                                              \
     gang<cr::brook_m_##F##_plain, cr::brook_m_##F##_core, brook_cr_##F>(in, out, n);     \
   }
+#define BROOK_GANG2_AVX2(F, CORE)                                                           \
+  [[gnu::target("avx2,fma")]] void brook_cr_##F##_gang_avx2(const float* a, const float* b, \
+                                                            float* out, int n) {            \
+    BROOK_GANG2_BODY(F, CORE);                                                              \
+  }
+#define BROOK_GANG2_AVX512(F, CORE)                                                      \
+  [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw")]] void brook_cr_##F##_gang_avx512( \
+      const float* a, const float* b, float* out, int n) {                               \
+    BROOK_GANG2_BODY(F, CORE);                                                           \
+  }
 #else
 #define BROOK_GANG_AVX2(F)
 #define BROOK_GANG_AVX512(F)
+#define BROOK_GANG2_AVX2(F, CORE)
+#define BROOK_GANG2_AVX512(F, CORE)
 #endif
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -149,4 +204,8 @@ BROOK_GANG(acosf)
 BROOK_GANG(sinf)
 BROOK_GANG(cosf)
 BROOK_GANG(tanf)
+#define BROOK_GANG2(F, CORE) \
+  BROOK_GANG2_BASE(F, CORE) BROOK_GANG2_AVX2(F, CORE) BROOK_GANG2_AVX512(F, CORE)
+BROOK_GANG2(atan2f, atan2f_core)
+BROOK_GANG2(powf, cr::brook_m_powf_core)
 }

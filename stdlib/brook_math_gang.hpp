@@ -22,6 +22,14 @@ BROOK_GANG_DECL(sinf)
 BROOK_GANG_DECL(cosf)
 BROOK_GANG_DECL(tanf)
 #undef BROOK_GANG_DECL
+// The two-argument ones: out[i] = F(a[i], b[i]).
+#define BROOK_GANG2_DECL(F)                                                         \
+  void brook_cr_##F##_gang_base(const float* a, const float* b, float* out, int n); \
+  void brook_cr_##F##_gang_avx2(const float* a, const float* b, float* out, int n); \
+  void brook_cr_##F##_gang_avx512(const float* a, const float* b, float* out, int n);
+BROOK_GANG2_DECL(atan2f)
+BROOK_GANG2_DECL(powf)
+#undef BROOK_GANG2_DECL
 // brook_math.cpp's scalar functions, which the gang forms call on the lanes
 // that are not plain.
 float brook_cr_expf(float);
@@ -40,9 +48,4 @@ float brook_cr_cosf(float);
 float brook_cr_tanf(float);
 float brook_cr_atan2f(float, float);
 float brook_cr_powf(float, float);
-double brook_cr_exp(double);
-double brook_cr_log(double);
-double brook_cr_exp2(double);
-double brook_cr_log2(double);
-double brook_cr_log10(double);
 }

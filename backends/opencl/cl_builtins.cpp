@@ -151,19 +151,18 @@ std::string ClPrinter::builtin(const CallExpr& e) {
   // same bits. They compute in double: the program enables cl_khr_fp64.
   std::string_view own = stdlib::brook_math_opencl_name(id);
   if (!own.empty() && s0->kind == TypeKind::Float && args.size() <= 2) {
-    m_.uses_double = true;
-    m_.helper("brook_math_h", [] { return std::string(stdlib::brook_math_source()); });
+    m_.use_brook_math(false);
     const char* operands = args.size() == 1 ? "(a);" : "(a, b);";
     return call(
         componentwise(std::string(info.name), r, types, "return " + std::string(own) + operands));
   }
-  // Double ones likewise where brook_math.h has them (exp).
+  // Double ones likewise (brook_math_double.h, pasted with brook_math.h).
   std::string_view own_d = stdlib::brook_math_opencl_name_f64(id);
-  if (!own_d.empty() && s0->kind == TypeKind::Double && args.size() == 1) {
-    m_.uses_double = true;
-    m_.helper("brook_math_h", [] { return std::string(stdlib::brook_math_source()); });
+  if (!own_d.empty() && s0->kind == TypeKind::Double && args.size() <= 2) {
+    m_.use_brook_math(true);
+    const char* operands = args.size() == 1 ? "(a);" : "(a, b);";
     return call(
-        componentwise(std::string(info.name), r, types, "return " + std::string(own_d) + "(a);"));
+        componentwise(std::string(info.name), r, types, "return " + std::string(own_d) + operands));
   }
   if (!info.opencl_name.empty() && info.where != stdlib::Where::host) {
     if (s0->kind == TypeKind::Double) m_.uses_double = true;

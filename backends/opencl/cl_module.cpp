@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "lang/ast.hpp"
+#include "stdlib/brook_math.hpp"
 
 namespace brook::opencl {
 
@@ -202,6 +203,13 @@ SourceLoc ClModule::statement_at(uint32_t k) const {
   // A statement printed over several lines reports later lines: take the last mark at or before k.
   if (k == 0 || line_locs_.empty()) return {};
   return line_locs_[std::min<size_t>(k, line_locs_.size()) - 1];
+}
+
+void ClModule::use_brook_math(bool with_double) {
+  uses_double = true;
+  helper("brook_math_h", [] { return std::string(stdlib::brook_math_source()); });
+  if (with_double)
+    helper("brook_math_double_h", [] { return std::string(stdlib::brook_math_double_source()); });
 }
 
 const std::string& ClModule::helper(const std::string& name,

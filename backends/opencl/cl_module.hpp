@@ -45,6 +45,10 @@ class ClModule {
   // A helper function named `name`, defined by make() the first time.
   const std::string& helper(const std::string& name, const std::function<std::string()>& make);
   bool has_helper(const std::string& name) const { return helpers_.count(name) != 0; }
+  // The project's math library pasted in (stdlib/brook_math.h, and for a
+  // double function brook_math_double.h after it); its functions compute in
+  // double, so the program enables cl_khr_fp64.
+  void use_brook_math(bool with_double);
   void add_function(std::string text) { functions_.push_back(std::move(text)); }
 
   bool uses_double = false;

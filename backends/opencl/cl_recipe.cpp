@@ -62,13 +62,12 @@ struct ClLowering {
     std::string name(stdlib::builtin_info(fn).opencl_name);
     std::string_view own = stdlib::brook_math_opencl_name(fn);
     if (!own.empty() && s->kind == TypeKind::Float) {
-      m.uses_double = true;
-      m.helper("brook_math_h", [] { return std::string(stdlib::brook_math_source()); });
+      m.use_brook_math(false);
       name = own;
     }
     std::string_view own_d = stdlib::brook_math_opencl_name_f64(fn);
-    if (!own_d.empty() && s->kind == TypeKind::Double && xs.size() == 1) {
-      m.helper("brook_math_h", [] { return std::string(stdlib::brook_math_source()); });
+    if (!own_d.empty() && s->kind == TypeKind::Double) {
+      m.use_brook_math(true);
       name = own_d;
     }
     std::string e = name + "(";

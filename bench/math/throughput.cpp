@@ -3,8 +3,10 @@
 // gang forms (the JIT's SPMD kernels, 16 lanes a call; AVX2's and, where the
 // CPU has it, AVX-512's, which the JIT prefers), glibc's scalar float
 // function and glibc's libmvec AVX2 version (_ZGVdN8v_*, what GCC calls for
-// the C++ baselines). One thread, 4096 arguments spread over a typical range,
-// best of 5 rounds of ~0.1 s. bench/run_math.sh builds and runs it.
+// the C++ baselines); then each double function of stdlib/brook_math_double.h
+// against glibc's (name it F_d on the command line, e.g. sin_d). One thread,
+// 4096 arguments spread over a typical range, best of 5 rounds of ~0.1 s.
+// bench/run_math.sh builds and runs it.
 #include <immintrin.h>
 
 #include <algorithm>
@@ -65,8 +67,7 @@ const Func kFuncs[] = {
     {"tan", Builtin::tan, -10, 10, ::tanf, _ZGVdN8v_tanf},
 };
 
-// The two-argument functions (no gang form yet: the JIT calls the scalar
-// function per lane).
+// The two-argument functions.
 struct Func2 {
   const char* name;
   Builtin id;
@@ -163,6 +164,15 @@ int main(int argc, char** argv) {
       for (int i = 0; i < kN; ++i) out[i] = scalar(in[i], in2[i]);
       sink = out[kN - 1];
     });
+    double bg[2] = {0.0, 0.0};
+    for (const brook::stdlib::BrookGang2Symbol& g : brook::stdlib::brook_math_gang2_variants(f.id)) {
+      const int slot = g.name == "avx2" ? 0 : g.name == "avx512" ? 1 : -1;
+      if (slot < 0) continue;
+      bg[slot] = ns_per_element([&] {
+        for (int i = 0; i < kN; i += 16) g.fn(&in[i], &in2[i], &out[i], 16);
+        sink = out[kN - 1];
+      });
+    }
     double gs = ns_per_element([&] {
       for (int i = 0; i < kN; ++i) out[i] = f.glibc(in[i], in2[i]);
       sink = out[kN - 1];
@@ -172,7 +182,64 @@ int main(int argc, char** argv) {
         _mm256_storeu_ps(&out[i], f.mvec(_mm256_loadu_ps(&in[i]), _mm256_loadu_ps(&in2[i])));
       sink = out[kN - 1];
     });
-    std::printf("%-6s %12.2f %12s %12s %12.2f %14.2f\n", f.name, bs, "-", "-", gs, mv);
+    std::printf("%-6s %12.2f %12.2f %12.2f %12.2f %14.2f\n", f.name, bs, bg[0], bg[1], gs, mv);
+  }
+  // The double functions (stdlib/brook_math_double.h, one call per element
+  // on every backend) against glibc's double functions.
+  struct FuncD {
+    const char* name;
+    Builtin id;
+    double lo, hi, blo, bhi;  // the arguments' ranges (the second for pow, atan2)
+    double (*glibc)(double);
+    double (*glibc2)(double, double);
+  };
+#define BROOK_BENCH_D(F, LO, HI) {#F, Builtin::F, LO, HI, 0, 0, [](double x) { return ::F(x); }, nullptr}
+  const FuncD kDouble[] = {
+      BROOK_BENCH_D(exp, -700, 700), BROOK_BENCH_D(log, 1e-300, 1e300), BROOK_BENCH_D(sin, -10, 10),
+      BROOK_BENCH_D(cos, -10, 10),   BROOK_BENCH_D(tan, -10, 10),       BROOK_BENCH_D(asin, -1, 1),
+      BROOK_BENCH_D(acos, -1, 1),    BROOK_BENCH_D(atan, -10, 10),      BROOK_BENCH_D(sinh, -10, 10),
+      BROOK_BENCH_D(cosh, -10, 10),  BROOK_BENCH_D(tanh, -10, 10),
+      {"atan2", Builtin::atan2, -10, 10, -10, 10, nullptr, [](double y, double x) { return ::atan2(y, x); }},
+      {"pow", Builtin::pow, 1e-3, 1e3, -10, 10, nullptr, [](double x, double y) { return ::pow(x, y); }},
+  };
+#undef BROOK_BENCH_D
+  std::vector<double> din(kN), din2(kN), dout(kN);
+  bool header = false;
+  for (const FuncD& f : kDouble) {
+    std::string wanted_name = std::string(f.name) + "_d";
+    if (!wanted(argc, argv, wanted_name.c_str())) continue;
+    if (!header) {
+      std::printf("\n%-8s %12s %12s   (double: ns per element, one core)\n", "func", "brook",
+                  "glibc");
+      header = true;
+    }
+    for (int i = 0; i < kN; ++i) {
+      unsigned k = (static_cast<unsigned>(i) * 2654435761u) % kN;
+      unsigned m = (static_cast<unsigned>(i) * 40503u + 17u) % kN;
+      din[i] = f.lo + (f.hi - f.lo) * (static_cast<double>(k) + 0.5) / kN;
+      din2[i] = f.blo + (f.bhi - f.blo) * (static_cast<double>(m) + 0.5) / kN;
+    }
+    double bs = 0, gs = 0;
+    if (auto own = brook::stdlib::brook_math_fn_f64(f.id)) {
+      bs = ns_per_element([&] {
+        for (int i = 0; i < kN; ++i) dout[i] = own(din[i]);
+        sink = static_cast<float>(dout[kN - 1]);
+      });
+      gs = ns_per_element([&] {
+        for (int i = 0; i < kN; ++i) dout[i] = f.glibc(din[i]);
+        sink = static_cast<float>(dout[kN - 1]);
+      });
+    } else if (auto own2 = brook::stdlib::brook_math_fn2_f64(f.id)) {
+      bs = ns_per_element([&] {
+        for (int i = 0; i < kN; ++i) dout[i] = own2(din[i], din2[i]);
+        sink = static_cast<float>(dout[kN - 1]);
+      });
+      gs = ns_per_element([&] {
+        for (int i = 0; i < kN; ++i) dout[i] = f.glibc2(din[i], din2[i]);
+        sink = static_cast<float>(dout[kN - 1]);
+      });
+    }
+    std::printf("%-8s %12.2f %12.2f\n", wanted_name.c_str(), bs, gs);
   }
   return 0;
 }

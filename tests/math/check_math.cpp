@@ -9,21 +9,17 @@
 //
 //   check_math [--lib brook|glibc] [--func exp,log,...] [--threads N]
 //              [--from 0xBITS --to 0xBITS] [--step K] [--list N]
-//   check_math --binary pow|atan2 [--lib ...] [--pairs N] [--seed S]
+//   check_math --binary pow|atan2 [--lib ...] [--pairs N] [--seed S] [--gang [--variant V]]
 //   check_math --gang [--variant base|avx2|avx512] [--func ...] [--threads N] [--from/--to/--step]
-//   check_math --double exp|exp2|log|log2|log10 [--lib brook|glibc] [--pairs N] [--seed S]
+//   check_math --double F [--lib brook|glibc] [--pairs N] [--seed S]
 //
 // --gang checks instead that every gang form of brook's functions (the JIT's
 // vector forms, stdlib/brook_math_gang.cpp: each one this CPU can run) gives
-// the scalar function's bits on every input, on gangs of 4 to 32 lanes.
+// the scalar function's bits on every input, on gangs of 4 to 32 lanes
+// (with --binary, on the pairs that check would judge).
 //
-// --double checks a double function (LANGUAGE.md §10 asks within one ulp) on
-// its specials and N random inputs of each of three kinds (exp, exp2: the
-// whole range, [-1, 1], subnormal results; log, log2, log10: every positive
-// bit pattern, near 1, subnormal arguments),
-// against MPFR: it counts results that are not correctly rounded and those
-// more than one ulp off; the exit status is 1 when any is more than one ulp
-// off (or, for brook, a NaN is not 0x7ff8000000000000).
+// --double checks a double function against MPFR (tests/math/check_double.cpp
+// says on which inputs; LANGUAGE.md §10 asks within one ulp).
 //
 // Exit status: 0 when every checked result is correctly rounded (and, for
 // brook, every NaN is 0x7fc00000), 1 otherwise.
@@ -43,6 +39,7 @@
 #include <vector>
 
 #include "stdlib/brook_math.hpp"
+#include "tests/math/check_double.hpp"
 
 namespace {
 
@@ -296,6 +293,39 @@ int run_gang(const Options& o) {
   return all_ok ? 0 : 1;
 }
 
+// --binary F --gang: each gang form of F against the scalar function on the
+// same pairs, bit for bit, in gangs of the JIT's widths.
+int run_gang_binary(const Options& o, brook::stdlib::Builtin id,
+                    const std::vector<std::pair<float, float>>& cases) {
+  const brook::stdlib::BrookMathFn2 scalar = brook::stdlib::brook_math_fn2(id);
+  const size_t n = cases.size();
+  std::vector<float> a(n), b(n), out(n);
+  for (size_t i = 0; i < n; ++i) a[i] = cases[i].first, b[i] = cases[i].second;
+  bool all_ok = true;
+  for (const brook::stdlib::BrookGang2Symbol& g : brook::stdlib::brook_math_gang2_variants(id)) {
+    if (!o.variant.empty() && g.name != o.variant) continue;
+    const int widths[] = {16, 8, 4, 32, 13};
+    for (size_t at = 0, k = 0; at < n; ++k) {
+      const int w = static_cast<int>(std::min<size_t>(widths[k % 5], n - at));
+      g.fn(a.data() + at, b.data() + at, out.data() + at, w);
+      at += static_cast<size_t>(w);
+    }
+    uint64_t differ = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const float y = scalar(a[i], b[i]);
+      if (std::bit_cast<uint32_t>(y) == std::bit_cast<uint32_t>(out[i])) continue;
+      if (++differ <= static_cast<uint64_t>(o.list))
+        std::printf("  %s gang %.*s (%a, %a) = %a, scalar %a\n", o.binary.c_str(),
+                    static_cast<int>(g.name.size()), g.name.data(), a[i], b[i], out[i], y);
+    }
+    std::printf("%s gang %-6.*s: %zu pairs, %llu differ from the scalar function\n",
+                o.binary.c_str(), static_cast<int>(g.name.size()), g.name.data(), n,
+                static_cast<unsigned long long>(differ));
+    all_ok = all_ok && differ == 0;
+  }
+  return all_ok ? 0 : 1;
+}
+
 // pow and atan2: specials and hard cases (exact powers, ties, boundaries of
 // overflow and underflow), then random pairs of bit patterns and of moderate values.
 int run_binary(const Options& o) {
@@ -405,6 +435,9 @@ int run_binary(const Options& o) {
       cases.emplace_back(base(rng), ex(rng));
     }
   }
+  if (o.gang)
+    return run_gang_binary(o, pw ? brook::stdlib::Builtin::pow : brook::stdlib::Builtin::atan2,
+                           cases);
   std::atomic<uint64_t> wrong{0};
   std::atomic<int> listed{0};
   std::mutex print;
@@ -432,152 +465,17 @@ int run_binary(const Options& o) {
   return wrong == 0 ? 0 : 1;
 }
 
-[[noreturn]] void usage();
-
-// The double nearest MPFR's exp(x) or log(x), subnormals rounded once
-// (mpfr_subnormalize).
-double exact_double(const std::string& fn, double x) {
-  mpfr_t m, r;
-  mpfr_init2(m, 256);
-  mpfr_init2(r, 53);
-  mpfr_set_d(m, x, MPFR_RNDN);
-  if (fn == "log")
-    mpfr_log(m, m, MPFR_RNDN);
-  else if (fn == "log2")
-    mpfr_log2(m, m, MPFR_RNDN);
-  else if (fn == "log10")
-    mpfr_log10(m, m, MPFR_RNDN);
-  else if (fn == "exp2")
-    mpfr_exp2(m, m, MPFR_RNDN);
-  else
-    mpfr_exp(m, m, MPFR_RNDN);
-  const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
-  mpfr_set_emin(-1073);
-  mpfr_set_emax(1024);
-  int t = mpfr_set(r, m, MPFR_RNDN);
-  t = mpfr_check_range(r, t, MPFR_RNDN);
-  mpfr_subnormalize(r, t, MPFR_RNDN);
-  const double d = mpfr_get_d(r, MPFR_RNDN);
-  mpfr_set_emin(emin);
-  mpfr_set_emax(emax);
-  mpfr_clear(m);
-  mpfr_clear(r);
-  return d;
-}
-
-// --double: brook's (or glibc's) double function against MPFR.
-int run_double(const Options& o) {
-  using brook::stdlib::Builtin;
-  struct Fn {
-    const char* name;
-    Builtin id;
-    double (*glibc)(double);
-  };
-  const Fn fns[] = {{"exp", Builtin::exp, [](double x) { return std::exp(x); }},
-                    {"exp2", Builtin::exp2, [](double x) { return std::exp2(x); }},
-                    {"log", Builtin::log, [](double x) { return std::log(x); }},
-                    {"log2", Builtin::log2, [](double x) { return std::log2(x); }},
-                    {"log10", Builtin::log10, [](double x) { return std::log10(x); }}};
-  const Fn* f = nullptr;
-  for (const Fn& c : fns)
-    if (o.dbl == c.name) f = &c;
-  if (!f) usage();
-  const char* name = f->name;
-  const bool is_log = o.dbl.rfind("log", 0) == 0, is_exp2 = o.dbl == "exp2";
-  const Builtin id = f->id;
-  brook::stdlib::BrookMathFnD own = o.brook ? brook::stdlib::brook_math_fn_f64(id) : nullptr;
-  if (o.brook && !own) {
-    std::printf("%s (double) brook: not in stdlib/brook_math.h yet\n", name);
-    return 0;
-  }
-  uint64_t inputs = 0, not_cr = 0, over_one = 0, bad_nan = 0;
-  auto check = [&](double x) {
-    ++inputs;
-    const double got = own ? own(x) : f->glibc(x);
-    const double want = exact_double(o.dbl, x);
-    const uint64_t a = std::bit_cast<uint64_t>(got), b = std::bit_cast<uint64_t>(want);
-    if (std::isnan(want)) {
-      if (!std::isnan(got) || (own && a != 0x7ff8000000000000ull)) ++bad_nan;
-      return;
-    }
-    if (a == b) return;
-    ++not_cr;
-    const int64_t d = static_cast<int64_t>(a - b);  // same sign: ulps apart
-    if ((d > 1 || d < -1) && ++over_one <= static_cast<uint64_t>(o.list + 5))
-      std::printf("  %s(%a) = %a, correctly rounded %a\n", name, x, got, want);
-  };
-  std::mt19937_64 rng(o.seed);
-  if (is_log) {
-    // Every positive double's bit pattern alike, arguments near 1 (the
-    // subintervals beside 1), subnormal arguments, and the specials.
-    for (double x : {0.0, -0.0, -1.0, 1.0, 2.0, 0.5, 0x1p-1074, 0x1p-1022, 0x1.fffffffffffffp+1023,
-                     0x1.0000000000001p+0, 0x1.fffffffffffffp-1, 0.69921875, 1.3984375, M_E,
-                     HUGE_VAL, -HUGE_VAL, std::nan("")})
-      check(x);
-    std::uniform_real_distribution<double> near1(-0x1p-6, 0x1p-6);
-    for (uint64_t i = 0; i < o.pairs; ++i) {
-      check(std::bit_cast<double>(rng() & 0x7fefffffffffffffull));
-      check(1.0 + near1(rng));
-      check(std::bit_cast<double>(rng() & 0x000fffffffffffffull));
-    }
-  } else {
-    // Specials, the overflow and underflow thresholds; the whole range,
-    // [-1, 1], and arguments with subnormal results.
-    for (double x : {0.0,
-                     -0.0,
-                     1.0,
-                     -1.0,
-                     0x1p-1074,
-                     -0x1p-1074,
-                     0x1p-54,
-                     -0x1p-54,
-                     0x1.62e42fefa39efp+9,
-                     0x1.62e42fefa39f0p+9,
-                     -0x1.74910d52d3052p+9,
-                     -0x1.74910d52d3051p+9,
-                     -0x1.6232bdd7abcd2p+9,
-                     -0x1.6232bdd7abcd3p+9,
-                     709.0,
-                     -708.0,
-                     -745.0,
-                     1e300,
-                     -1e300,
-                     HUGE_VAL,
-                     -HUGE_VAL,
-                     std::nan("")})
-      check(x);
-    // exp2: the same kinds over its own range, and its thresholds.
-    const double k = is_exp2 ? 1.0 / std::log(2.0) : 1.0;
-    if (is_exp2)
-      for (double x : {1024.0, std::nextafter(1024.0, 0.0), -1075.0, std::nextafter(-1075.0, 0.0),
-                       -1074.0, -1022.5, 3.0, -3.0, 0.5})
-        check(x);
-    std::uniform_real_distribution<double> whole(-746.0 * k, 710.0 * k), unit(-1.0, 1.0),
-        sub(-745.2 * k, -707.5 * k);
-    for (uint64_t i = 0; i < o.pairs; ++i) {
-      check(whole(rng));
-      check(unit(rng));
-      check(sub(rng));
-    }
-  }
-  std::printf(
-      "%s (double) %s: %llu inputs, %llu not correctly rounded, %llu more than one ulp off, %llu "
-      "bad NaN\n",
-      name, o.brook ? "brook" : "glibc", static_cast<unsigned long long>(inputs),
-      static_cast<unsigned long long>(not_cr), static_cast<unsigned long long>(over_one),
-      static_cast<unsigned long long>(bad_nan));
-  return over_one || bad_nan ? 1 : 0;
-}
-
 [[noreturn]] void usage() {
   std::fprintf(stderr,
                "usage: check_math [--lib brook|glibc] [--func exp,log,...] [--threads N]\n"
                "                  [--from 0xBITS] [--to 0xBITS] [--step K] [--list N]\n"
-               "       check_math --binary pow|atan2 [--lib brook|glibc] [--pairs N] [--seed S]\n"
+               "       check_math --binary pow|atan2 [--lib brook|glibc] [--pairs N] [--seed S] "
+               "[--gang [--variant V]]\n"
                "       check_math --gang [--variant base|avx2|avx512] [--func ...] [--threads N] "
                "[--from/--to/--step]\n"
-               "       check_math --double exp|exp2|log|log2|log10 [--lib brook|glibc] [--pairs N] "
-               "[--seed S]\n");
+               "       check_math --double F [--lib brook|glibc] [--pairs N] [--seed S]\n"
+               "         (F: exp exp2 log log2 log10 sin cos tan asin acos atan sinh cosh tanh "
+               "atan2 pow)\n");
   std::exit(2);
 }
 
@@ -626,7 +524,11 @@ int main(int argc, char** argv) {
     }
   }
   if (!o.binary.empty()) return run_binary(o);
-  if (!o.dbl.empty()) return run_double(o);
+  if (!o.dbl.empty()) {
+    int rc = brook::math_check::run_double({o.dbl, o.brook, o.pairs, o.seed, o.list});
+    if (rc == 2) usage();
+    return rc;
+  }
   std::vector<std::string> names;
   for (size_t at = 0; !funcs.empty() && at <= funcs.size();) {
     size_t comma = std::min(funcs.find(',', at), funcs.size());

@@ -111,3 +111,26 @@ print("pow log1p (-1)^(n+1)/n, n = 2..8 as hi, lo:", [dd(mpf((-1) ** (n + 1)) / 
 print("pow log1p (-1)^(n+1)/n, n = 9..15:", [d(mpf((-1) ** (n + 1)) / n) for n in range(9, 16)])
 print("pow expm1 1/n!, n = 2..5 as hi, lo:", [dd(1 / mp.factorial(n)) for n in range(2, 6)])
 print("pow expm1 1/n!, n = 6..10:", [d(1 / mp.factorial(n)) for n in range(6, 11)])
+
+# The double functions of brook_math_double.h.
+mp.prec = 1400
+two_over_pi = 2 / mp.pi
+# 2/pi's bits after the point in 64-bit words, after one word of zeros (so the
+# reduction's window may start before the point for small arguments).
+bits = int(floor(two_over_pi * mpf(2) ** (64 * 21)))
+words = [0] + [(bits >> (64 * (20 - w))) & (2 ** 64 - 1) for w in range(21)]
+print("2/pi words:", ", ".join(f"0x{w:016x}ul" for w in words[:22]))
+mp.prec = 300
+print("pi/2 as hi, lo:", dd(mp.pi / 2), "pi as hi, lo:", dd(mp.pi))
+print("pi/4, 3pi/4 rounded:", d(mp.pi / 4), d(3 * mp.pi / 4))
+print("sin Taylor (-1)^n/(2n+1)!, n = 1..3 as hi, lo:",
+      [dd(mpf(-1) ** n / mp.factorial(2 * n + 1)) for n in range(1, 4)])
+print("sin Taylor n = 4..10:", [d(mpf(-1) ** n / mp.factorial(2 * n + 1)) for n in range(4, 11)])
+print("cos Taylor (-1)^n/(2n)!, n = 1..3 as hi, lo:",
+      [dd(mpf(-1) ** n / mp.factorial(2 * n)) for n in range(1, 4)])
+print("cos Taylor n = 4..11:", [d(mpf(-1) ** n / mp.factorial(2 * n)) for n in range(4, 12)])
+print("atan Taylor -1/3 as hi, lo:", dd(mpf(-1) / 3))
+print("atan Taylor (-1)^n/(2n+1), n = 2..7:", [d(mpf(-1) ** n / (2 * n + 1)) for n in range(2, 8)])
+print("// atan(i/64) - brook_m_atan_64[i], i = 0..64")
+print(",\n".join(d(mp.atan(mpf(i) / 64) - mpf(float(mp.atan(mpf(i) / 64)))) for i in range(65)))
+print("atan(i/64) hi check:", all(float(mp.atan(mpf(i) / 64)).hex() for i in range(65)))
