@@ -14,12 +14,32 @@
 // measures it against MPFR (stdlib/MATH.md). NaN results are
 // 0x7ff8000000000000. The same strict double arithmetic as brook_math.h.
 
-// log(x) as a double-double for a finite x > 0 (within 2^-101). The
-// reduction is brook_m_pow_reduce's on the double's bits: x = 2^e z, z in
-// [0.699, 1.398], the subinterval i from z's top seven mantissa bits; z =
-// zh + zl with zh the top 24 bits (a float's), so zh invc - 1 is exact as
-// there and zl invc is an exact product: r + rl = z invc - 1 to 2^-106.
-BROOK_M_FN brook_m_dd brook_m_log_dd(double x) {
+// Each function first tries a fast path in double arithmetic (a
+// double-double within about 2^-64, from short polynomials), and keeps its
+// rounding when every value within the path's error bound rounds the same
+// way (Ziv's test, brook_m_rounds_to); otherwise, about once in 2^10 calls,
+// the accurate path (within 2^-100) decides. Either way the result is the
+// accurate path's rounding, so the fast paths change no result.
+BROOK_M_FN double brook_m_abs_d(double x) {
+  return BROOK_M_U2D(BROOK_M_D2U(x) & 0x7ffffffffffffffful);
+}
+// h + l (normalised) rounds to h, and so does every value within err of it.
+BROOK_M_FN int brook_m_rounds_to(double h, double l, double err) {
+  return (h + (l + err) == h) & (h + (l - err) == h);
+}
+
+// x = 2^e z for a finite x > 0 (subnormals scaled exactly), z in [0.699,
+// 1.398], as brook_m_pow_reduce on the double's bits; the subinterval i from
+// z's top seven mantissa bits; z = zh + zl with zh the top 24 bits (a
+// float's), so r1 = zh invc - 1 is exact as there and zl invc is an exact
+// product.
+typedef struct {
+  double r1;  // zh invc - 1, exact
+  double zl;
+  double e;
+  brook_m_i32 i;
+} brook_m_log_red;
+BROOK_M_FN brook_m_log_red brook_m_log_reduce_d(double x) {
   double adj = 0.0;
   if (x < 0x1p-1022) {  // subnormal: exact scaling
     x = x * 0x1p52;
@@ -28,39 +48,121 @@ BROOK_M_FN brook_m_dd brook_m_log_dd(double x) {
   brook_m_u64 ix = BROOK_M_D2U(x);
   brook_m_u64 ux = ix - 0x3fe6600000000000ul;
   brook_m_u64 top = ux & 0xfff0000000000000ul;
-  brook_m_i32 i = (brook_m_i32)((ux >> 45) & 127u);
+  brook_m_log_red red;
+  red.i = (brook_m_i32)((ux >> 45) & 127u);
   // top >> 52 is e's two's complement in 12 bits: sign-extended by hand.
-  brook_m_i32 e = (brook_m_i32)((((brook_m_u32)(top >> 52)) ^ 0x800u)) - 2048;
+  red.e = (double)((brook_m_i32)((((brook_m_u32)(top >> 52)) ^ 0x800u)) - 2048) + adj;
   double z = BROOK_M_U2D(ix - top);
   double zh = BROOK_M_U2D(BROOK_M_D2U(z) & 0xffffffffe0000000ul);
-  double zl = z - zh;                                      // exact
-  double r1 = BROOK_M_FMA(zh, brook_m_log_invc[i], -1.0);  // exact
-  brook_m_dd r = brook_m_dd_add(brook_m_dd_of(r1, 0.0), brook_m_dd_prod(zl, brook_m_log_invc[i]));
-  return brook_m_log_acc_parts(r.h, r.l, i, (double)e + adj);
+  red.zl = z - zh;                                          // exact
+  red.r1 = BROOK_M_FMA(zh, brook_m_log_invc[red.i], -1.0);  // exact
+  return red;
+}
+// log(x) as a double-double within 2^-101 (the accurate path): r + rl = z
+// invc - 1 to 2^-106, and brook_m_log_acc_parts.
+BROOK_M_FN brook_m_dd brook_m_log_dd(double x) {
+  brook_m_log_red red = brook_m_log_reduce_d(x);
+  brook_m_dd r =
+      brook_m_dd_add(brook_m_dd_of(red.r1, 0.0), brook_m_dd_prod(red.zl, brook_m_log_invc[red.i]));
+  return brook_m_log_acc_parts(r.h, r.l, red.i, red.e);
+}
+// The fast path: log(x) as a double-double within 2^-68 relative. r = rh + rl
+// by a two-sum (zl invc rounded: 2^-77 absolute, exact beside 1 where
+// invc = 1); log1p(r) = rh - rh^2/2 + rh^3 q(rh) + rl (1 - rh), q Taylor's
+// to rh^10 (the rest below 2^-80 for |rh| < 2^-7), rh^2/2 exact as a
+// double-double; e ln2 + logc + rh - rh^2/2 summed by exact two-sums, the
+// small rest in double (each rounding below 2^-77 absolute). Where logc and
+// e are 0 (beside 1) every term scales with rh: 2^-66 relative; elsewhere
+// |log x| >= 2^-9: 2^-68.
+BROOK_M_FN brook_m_dd brook_m_log_fast_dd(double x) {
+  brook_m_log_red red = brook_m_log_reduce_d(x);
+  double rl;
+  double rh;
+  rl = brook_m_two_sum(red.r1, red.zl * brook_m_log_invc[red.i], &rh);
+  double q = BROOK_M_FMA(rh, -0x1.999999999999ap-4, 0x1.c71c71c71c71cp-4);
+  q = BROOK_M_FMA(rh, q, -0x1.0000000000000p-3);
+  q = BROOK_M_FMA(rh, q, 0x1.2492492492492p-3);
+  q = BROOK_M_FMA(rh, q, -0x1.5555555555555p-3);
+  q = BROOK_M_FMA(rh, q, 0x1.999999999999ap-3);
+  q = BROOK_M_FMA(rh, q, -0x1.0000000000000p-2);
+  q = BROOK_M_FMA(rh, q, 0x1.5555555555555p-2);
+  brook_m_dd h2 = brook_m_dd_prod(rh, rh);  // rh^2 exactly
+  double a;
+  double al = brook_m_two_sum(red.e * BROOK_M_LN2_HI, brook_m_log_logc[red.i], &a);
+  double b;
+  double bl = brook_m_two_sum(a, rh, &b);
+  double c;
+  double cl = brook_m_two_sum(b, -0.5 * h2.h, &c);
+  double lo = ((al + bl) + cl) +
+              ((BROOK_M_FMA(red.e, BROOK_M_LN2_LO, brook_m_log_logc_lo[red.i]) - 0.5 * h2.l) +
+               (BROOK_M_FMA(rl, -rh, rl) + (h2.h * rh) * q));
+  return brook_m_dd_norm(c, lo);
 }
 // log of a double (LANGUAGE.md §10: within one ulp, the same bits on every
 // backend): the double-double log rounded once.
 BROOK_M_FN double brook_log(double x) {
   if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;  // NaN, < 0, 0
   if (x == BROOK_M_INF_D) return x;
+  brook_m_dd f = brook_m_log_fast_dd(x);
+  if (brook_m_rounds_to(f.h, f.l, brook_m_abs_d(f.h) * 0x1p-63)) return f.h;
   return brook_m_log_dd(x).h;
 }
 // log2 and log10 of a double: the double-double log times 1/ln2 or 1/ln10
 // as double-doubles (within 2^-106), rounded once; log2(2^n) and
 // log10(10^n) come out exact.
-BROOK_M_FN double brook_log2(double x) {
+BROOK_M_FN double brook_m_log_scaled(double x, brook_m_dd k) {
   if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;
   if (x == BROOK_M_INF_D) return x;
-  return brook_m_dd_mul(brook_m_log_dd(x),
-                        brook_m_dd_of(0x1.71547652b82fep+0, 0x1.777d0ffda0d24p-56))
-      .h;
+  brook_m_dd f = brook_m_dd_mul(brook_m_log_fast_dd(x), k);
+  if (brook_m_rounds_to(f.h, f.l, brook_m_abs_d(f.h) * 0x1p-63)) return f.h;
+  return brook_m_dd_mul(brook_m_log_dd(x), k).h;
+}
+BROOK_M_FN double brook_log2(double x) {
+  return brook_m_log_scaled(x, brook_m_dd_of(0x1.71547652b82fep+0, 0x1.777d0ffda0d24p-56));
 }
 BROOK_M_FN double brook_log10(double x) {
-  if (!(x > 0.0)) return x == 0.0 ? -BROOK_M_INF_D : BROOK_M_NAN_D;
-  if (x == BROOK_M_INF_D) return x;
-  return brook_m_dd_mul(brook_m_log_dd(x),
-                        brook_m_dd_of(0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57))
-      .h;
+  return brook_m_log_scaled(x, brook_m_dd_of(0x1.bcb7b1526e50ep-2, 0x1.95355baaafad3p-57));
+}
+
+// The fast exp: e^t for a double-double t, |t.h| <= 746, as res 2^ex (res
+// normalised, in [2^-1/128, 2]) within 2^-64.5 relative: t = k ln2/64 + r +
+// rl, r from two exact fmas and rl the second's rounding error (so r + rl is
+// within 2^-100); e^r - 1 = r + r^2 q(r), q Taylor's to r^6 (the rest below
+// 2^-65 for |r| <= ln2/128); 2^(j/64) as a double-double; the leading
+// product 2^(j/64) r exact, the rest (below 2^-15 of the result) rounded.
+BROOK_M_FN brook_m_dd brook_m_exp_fast_parts(brook_m_dd t, brook_m_i32* ex) {
+  double kd;
+  brook_m_i32 k = brook_m_round_int(t.h * 0x1.71547652b82fep+6, &kd);
+  double rh = BROOK_M_FMA(-kd, BROOK_M_LN2_64_C1, t.h);  // exact
+  double r0 = BROOK_M_FMA(-kd, BROOK_M_LN2_64_C2, rh);
+  double r;
+  // r0's rounding error and t.l (up to 2^-44 for |t| near 746), renormalised
+  // so that |rl| <= ulp(r) and rl e^r = rl (1 + r) to 2^-76.
+  double rl = brook_m_two_sum(
+      r0, BROOK_M_FMA(-kd, BROOK_M_LN2_64_C2, rh - r0) + (t.l - kd * BROOK_M_LN2_64_C3), &r);
+  double q = BROOK_M_FMA(r, 0x1.6c16c16c16c17p-10, 0x1.1111111111111p-7);
+  q = BROOK_M_FMA(r, q, 0x1.5555555555555p-5);
+  q = BROOK_M_FMA(r, q, 0x1.5555555555555p-3);
+  q = BROOK_M_FMA(r, q, 0.5);
+  double w = BROOK_M_FMA(r * r, q, BROOK_M_FMA(rl, r, rl));  // e^(r + rl) - 1 - r
+  brook_m_i32 j = k & 63;
+  *ex = (brook_m_i32)(((brook_m_u32)(k + 1048576)) >> 6) - 16384;  // floor(k / 64)
+  double th = brook_m_exp2_64[j];
+  double tl = brook_m_exp2_64_lo[j];
+  brook_m_dd a = brook_m_dd_prod(th, r);
+  double s;
+  double e = brook_m_two_sum(th, a.h, &s);
+  return brook_m_dd_norm(s, e + (a.l + (th * w + BROOK_M_FMA(tl, r, tl))));
+}
+// e^t for a double-double t whose result is normal (|t.h| < 707): the fast
+// path when Ziv's test passes (err: the path's 2^-64.5 and t's own error,
+// terr relative to t), else the accurate one.
+BROOK_M_FN double brook_m_exp_normal(brook_m_dd t, double terr) {
+  brook_m_i32 ex;
+  brook_m_dd f = brook_m_exp_fast_parts(t, &ex);
+  double err = f.h * (0x1p-63 + brook_m_abs_d(t.h) * terr);
+  if (!brook_m_rounds_to(f.h, f.l, err)) f = brook_m_exp_acc_parts(t, &ex);
+  return f.h * BROOK_M_U2D((brook_m_u64)(ex + 1023) << 52);
 }
 
 // exp of a double (LANGUAGE.md §10: within one ulp, the same bits on every
@@ -94,6 +196,7 @@ BROOK_M_FN double brook_exp(double x) {
   if (x != x) return BROOK_M_NAN_D;
   if (x > 0x1.62e42fefa39efp+9) return BROOK_M_INF_D;
   if (x <= -0x1.74910d52d3052p+9) return 0.0;
+  if ((x > -707.0) & (x < 707.0)) return brook_m_exp_normal(brook_m_dd_of(x, 0.0), 0.0);
   brook_m_i32 ex;
   brook_m_dd res = brook_m_exp_acc_parts(brook_m_dd_of(x, 0.0), &ex);
   return brook_m_exp_scale_d(res, ex);
@@ -109,6 +212,7 @@ BROOK_M_FN double brook_exp2(double x) {
   if (x <= -1075.0) return 0.0;
   brook_m_dd t = brook_m_dd_prod(x, 0x1.62e42fefa39efp-1);
   t = brook_m_dd_norm(t.h, t.l + x * 0x1.abc9e3b39803fp-56);
+  if ((t.h > -707.0) & (t.h < 707.0)) return brook_m_exp_normal(t, 0.0);
   brook_m_i32 ex;
   brook_m_dd res = brook_m_exp_acc_parts(t, &ex);
   return brook_m_exp_scale_d(res, ex);
@@ -135,9 +239,6 @@ BROOK_M_FN brook_m_dd brook_m_dd_sqrt(brook_m_dd a) {
   double e = BROOK_M_FMA(-s, s, a.h);
   return brook_m_dd_norm(s, (e + a.l) / (2.0 * s));
 }
-BROOK_M_FN double brook_m_abs_d(double x) {
-  return BROOK_M_U2D(BROOK_M_D2U(x) & 0x7ffffffffffffffful);
-}
 // r, or -r when x's sign bit is set (so -0 and +0 are told apart).
 BROOK_M_FN double brook_m_sign_of(double x, double r) {
   return (BROOK_M_D2U(x) >> 63) ? -r : r;
@@ -154,9 +255,11 @@ BROOK_M_FN double brook_m_sign_of(double x, double r) {
 // 2^-115 of e^a and sinh and cosh are e^a / 2, scaled and rounded once by
 // brook_m_exp_scale_d (which also rounds to infinity from
 // ln(2 DBL_MAX) ~ 710.476 on).
-BROOK_M_FN brook_m_dd brook_m_exp_small_dd(double a) {  // e^a for |a| <= 45
+// e^a for |a| <= 45: the accurate one, or (fast) the fast one.
+BROOK_M_FN brook_m_dd brook_m_exp_small_dd(double a, int fast) {
   brook_m_i32 ex;
-  brook_m_dd e = brook_m_exp_acc_parts(brook_m_dd_of(a, 0.0), &ex);
+  brook_m_dd t = brook_m_dd_of(a, 0.0);
+  brook_m_dd e = fast ? brook_m_exp_fast_parts(t, &ex) : brook_m_exp_acc_parts(t, &ex);
   double sc = BROOK_M_U2D((brook_m_u64)(ex + 1023) << 52);
   return brook_m_dd_of(e.h * sc, e.l * sc);
 }
@@ -165,7 +268,7 @@ BROOK_M_FN double brook_m_exp_half(double a) {  // e^a / 2 for 40 < a <= 711
   brook_m_dd e = brook_m_exp_acc_parts(brook_m_dd_of(a, 0.0), &ex);
   return brook_m_exp_scale_d(e, ex - 1);
 }
-// cosh = (E + 1/E) / 2: no cancellation, within 2^-100.
+// cosh = (E + 1/E) / 2: no cancellation, within 2^-100 (the fast E: 2^-64).
 BROOK_M_FN double brook_cosh(double x) {
   if (x != x) return BROOK_M_NAN_D;
   double a = brook_m_abs_d(x);
@@ -175,11 +278,17 @@ BROOK_M_FN double brook_cosh(double x) {
   // than the double-double resolves (other odd multiples of 2^-26, whose
   // cosh lies as near a midpoint, exceed it by enough; check_math --double).
   if (a == 0x1p-26) return 0x1.0000000000001p+0;
-  brook_m_dd e = brook_m_exp_small_dd(a);
-  return brook_m_dd_add(e, brook_m_dd_div(brook_m_dd_of(1.0, 0.0), e)).h * 0.5;
+  brook_m_dd s;
+  for (int fast = 1; fast >= 0; fast--) {
+    brook_m_dd e = brook_m_exp_small_dd(a, fast);
+    s = brook_m_dd_add(e, brook_m_dd_div(brook_m_dd_of(1.0, 0.0), e));
+    if (!fast || brook_m_rounds_to(s.h, s.l, s.h * 0x1p-62)) break;
+  }
+  return s.h * 0.5;
 }
 // sinh = (E - 1/E) / 2: E - 1/E >= 2a, and both are within 2^-101 absolute
-// (E < 2^58 at most there), so within 2^-75 relative for a >= 2^-26.
+// (E < 2^58 at most there), so within 2^-75 relative for a >= 2^-26 (the
+// fast E: within 2^-64 (E + 1/E) absolute, which Ziv's test allows).
 // Below that sinh(a) = a + a^3/6 to 2^-110 relative.
 BROOK_M_FN double brook_sinh(double x) {
   if (x != x) return BROOK_M_NAN_D;
@@ -192,14 +301,20 @@ BROOK_M_FN double brook_sinh(double x) {
   } else if (a < 0x1p-26) {
     r = BROOK_M_FMA(a * a, a * 0x1.5555555555555p-3, a);
   } else {
-    brook_m_dd e = brook_m_exp_small_dd(a);
-    r = brook_m_dd_add(e, brook_m_dd_neg(brook_m_dd_div(brook_m_dd_of(1.0, 0.0), e))).h * 0.5;
+    for (int fast = 1; fast >= 0; fast--) {
+      brook_m_dd e = brook_m_exp_small_dd(a, fast);
+      brook_m_dd inv = brook_m_dd_div(brook_m_dd_of(1.0, 0.0), e);
+      brook_m_dd d = brook_m_dd_add(e, brook_m_dd_neg(inv));
+      r = d.h * 0.5;
+      if (!fast || brook_m_rounds_to(d.h, d.l, (e.h + inv.h) * 0x1p-62)) break;
+    }
   }
   return brook_m_sign_of(x, r);
 }
 // tanh = (E2 - 1) / (E2 + 1), E2 = e^(2a): E2 - 1 >= 2a, within 2^-75
-// relative for a >= 2^-27; below that tanh(a) = a - a^3/3 to 2^-110. From
-// 22 on, 1 - tanh(a) < 2^-62 and tanh rounds to 1.
+// relative for a >= 2^-27 (the fast E2: within 2^-64 (1 + E2 / (E2 - 1))
+// relative); below that tanh(a) = a - a^3/3 to 2^-110. From 22 on,
+// 1 - tanh(a) < 2^-62 and tanh rounds to 1.
 BROOK_M_FN double brook_tanh(double x) {
   if (x != x) return BROOK_M_NAN_D;
   double a = brook_m_abs_d(x);
@@ -209,10 +324,13 @@ BROOK_M_FN double brook_tanh(double x) {
   } else if (a < 0x1p-27) {
     r = BROOK_M_FMA(-(a * a), a * 0x1.5555555555555p-2, a);
   } else {
-    brook_m_dd e = brook_m_exp_small_dd(2.0 * a);
-    r = brook_m_dd_div(brook_m_dd_add(e, brook_m_dd_of(-1.0, 0.0)),
-                       brook_m_dd_add(e, brook_m_dd_of(1.0, 0.0)))
-            .h;
+    for (int fast = 1; fast >= 0; fast--) {
+      brook_m_dd e = brook_m_exp_small_dd(2.0 * a, fast);
+      brook_m_dd num = brook_m_dd_add(e, brook_m_dd_of(-1.0, 0.0));
+      brook_m_dd t = brook_m_dd_div(num, brook_m_dd_add(e, brook_m_dd_of(1.0, 0.0)));
+      r = t.h;
+      if (!fast || brook_m_rounds_to(t.h, t.l, t.h * 0x1p-62 * (1.0 + e.h / num.h))) break;
+    }
   }
   return brook_m_sign_of(x, r);
 }
@@ -303,15 +421,27 @@ BROOK_M_FN double brook_pow(double x, double y) {
   } else if ((yc != 0) && brook_m_pow_int(BROOK_M_U2D(ax), y, &r)) {
     // exact, rounded once
   } else {
-    brook_m_dd l = brook_m_log_dd(BROOK_M_U2D(ax));
-    double th = l.h * y;
-    if (th > 710.0) {
+    // The fast path where the result is normal: the fast log (2^-66) times
+    // y, so t within 2^-66 |t|, and the fast exp.
+    double a = BROOK_M_U2D(ax);
+    brook_m_dd lf = brook_m_log_fast_dd(a);
+    double th = lf.h * y;
+    brook_m_i32 ex;
+    brook_m_dd res;
+    int done = 0;
+    if ((th > -707.0) & (th < 707.0)) {
+      brook_m_dd t = brook_m_dd_mul_d(lf, y);
+      res = brook_m_exp_fast_parts(t, &ex);
+      done = brook_m_rounds_to(res.h, res.l, res.h * (0x1p-63 + brook_m_abs_d(t.h) * 0x1p-65));
+    }
+    if (done) {
+      r = res.h * BROOK_M_U2D((brook_m_u64)(ex + 1023) << 52);
+    } else if (th > 710.0) {
       r = BROOK_M_INF_D;
     } else if (th < -746.0) {
       r = 0.0;
     } else {
-      brook_m_i32 ex;
-      brook_m_dd res = brook_m_exp_acc_parts(brook_m_dd_mul_d(l, y), &ex);
+      res = brook_m_exp_acc_parts(brook_m_dd_mul_d(brook_m_log_dd(a), y), &ex);
       r = brook_m_exp_scale_d(res, ex);
     }
   }
