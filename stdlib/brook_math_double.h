@@ -571,25 +571,308 @@ BROOK_M_FN brook_m_dd brook_m_cos_dd(brook_m_dd r) {
   brook_m_dd s = brook_m_trig_horner(1, z, p);
   return brook_m_dd_add(brook_m_dd_of(1.0, 0.0), brook_m_dd_mul(z, s));
 }
-// sin, cos or tan (BROOK_M_SIN, _COS, _TAN) of a double.
+// The fast path. For |x| < 2^20: k = round(|x| 2/pi), r = |x| - k pi/2 with
+// pi/2 = P1 + P2 + P3 (P1, P2 of 33 bits: k P1 and k P2 are exact products,
+// |x| - k P1 is exact, and the rounding of the next step is recovered):
+// within 2^-97 absolute, which is 2^-67 relative from |r| >= 2^-30 on (the
+// accurate reduction takes the rest). Returns 0 where it does not apply.
+BROOK_M_FN int brook_m_trig_reduce_fast(double a, brook_m_i32* q, brook_m_dd* r) {
+  double kd;
+  *q = brook_m_round_int(a * 0x1.45f306dc9c883p-1, &kd) & 3;
+  double y1 = BROOK_M_FMA(-kd, 0x1.921fb54400000p+0, a);  // exact
+  double r0 = BROOK_M_FMA(-kd, 0x1.0b4611a600000p-34, y1);
+  double e = BROOK_M_FMA(-kd, 0x1.0b4611a600000p-34, y1 - r0) - kd * 0x1.3198a2e037073p-69;
+  double rh;
+  double rl = brook_m_two_sum(r0, e, &rh);
+  *r = brook_m_dd_of(rh, rl);
+  return brook_m_abs_d(rh) >= 0x1p-30;
+}
+// sin and cos of j/64, j = 0..51, as double-doubles (hi, lo, hi, lo per j;
+// tests/math/gen_tables.py).
+BROOK_M_TABLE double brook_m_sincos_64[208] = {0x0.0p+0,
+                                               0x0.0p+0,
+                                               0x1.0000000000000p+0,
+                                               0x0.0p+0,
+                                               0x1.fffaaaaeeeed5p-7,
+                                               -0x1.2ab639a9f0776p-63,
+                                               0x1.fff000155549fp-1,
+                                               0x1.28a28a03a5ef3p-55,
+                                               0x1.ffeaaaeeee86fp-6,
+                                               -0x1.cd406fb224ae2p-60,
+                                               0x1.ffc00155527d3p-1,
+                                               -0x1.3b54492d89b5bp-55,
+                                               0x1.7fdc01032fba9p-5,
+                                               -0x1.599bdf46e997ap-59,
+                                               0x1.ff7006bfdf99fp-1,
+                                               -0x1.8b3b560648d5fp-56,
+                                               0x1.ffaaaeeed4edbp-5,
+                                               -0x1.2d16d32684b69p-59,
+                                               0x1.ff0015549f4d3p-1,
+                                               0x1.328387b99426fp-55,
+                                               0x1.3facb12d1755bp-4,
+                                               -0x1.921915299468bp-58,
+                                               0x1.fe7034129ef6fp-1,
+                                               -0x1.cbf4337c96f97p-57,
+                                               0x1.7f701032550e4p-4,
+                                               0x1.afc2d1800501ap-60,
+                                               0x1.fdc06bf7e6b9bp-1,
+                                               0x1.31902b535f8dbp-55,
+                                               0x1.bf1b78568391dp-4,
+                                               0x1.e91841dea4cc8p-58,
+                                               0x1.fcf0c800e99b1p-1,
+                                               0x1.ea3d786d186acp-57,
+                                               0x1.feaaeee86ee36p-4,
+                                               -0x1.afcb2bcc6f03bp-59,
+                                               0x1.fc015527d5bd3p-1,
+                                               0x1.b68f35094efb8p-55,
+                                               0x1.1f0d3d7afceafp-3,
+                                               -0x1.6ef95099769a5p-57,
+                                               0x1.faf22263c4bd3p-1,
+                                               -0x1.52ace133a2769p-58,
+                                               0x1.3eb312c5d66cbp-3,
+                                               0x1.47d666b66cb91p-57,
+                                               0x1.f9c340a7cc428p-1,
+                                               0x1.c5b6b063b7462p-55,
+                                               0x1.5e44fcfa126f3p-3,
+                                               -0x1.6f443063f89b6p-57,
+                                               0x1.f874c2e1eecf6p-1,
+                                               -0x1.c6514e1332b16p-55,
+                                               0x1.7dc102fbaf2b5p-3,
+                                               0x1.5ab50e23c97c3p-59,
+                                               0x1.f706bdf9ece1cp-1,
+                                               -0x1.698c80c36dcb4p-55,
+                                               0x1.9d252d0cec312p-3,
+                                               0x1.9c43d80b1137dp-58,
+                                               0x1.f57948cff6797p-1,
+                                               0x1.e3a0d3e03b1d4p-57,
+                                               0x1.bc6f84edc6199p-3,
+                                               0x1.9c1a56a7b0cabp-57,
+                                               0x1.f3cc7c3b3d16ep-1,
+                                               -0x1.21a3ad28a3494p-57,
+                                               0x1.db9e15fb5a5d0p-3,
+                                               -0x1.32e20d6cc6fc2p-57,
+                                               0x1.f20073086649fp-1,
+                                               0x1.b940416c1984bp-56,
+                                               0x1.faaeed4f31577p-3,
+                                               -0x1.15d88508e32b8p-57,
+                                               0x1.f01549f7deea1p-1,
+                                               0x1.d3c1e99e5cafdp-55,
+                                               0x1.0cd00cef36436p-2,
+                                               -0x1.9fb0a0c93e2b4p-56,
+                                               0x1.ee0b1fbc0f11cp-1,
+                                               -0x1.bfd2380bbc3b1p-59,
+                                               0x1.1c37d64c6b876p-2,
+                                               0x1.46076fe0dcff4p-56,
+                                               0x1.ebe214f76efa8p-1,
+                                               -0x1.02f9f12ba543ep-55,
+                                               0x1.2b8ddc43eb49fp-2,
+                                               0x1.1553899f2d807p-57,
+                                               0x1.e99a4c3a7cd83p-1,
+                                               -0x1.2264b1bc53ce8p-55,
+                                               0x1.3ad129769d3d8p-2,
+                                               0x1.03d550487839ap-63,
+                                               0x1.e733ea0193d40p-1,
+                                               -0x1.6428b3546ce13p-55,
+                                               0x1.4a00c9b0f3d20p-2,
+                                               0x1.823ba6bb08eadp-56,
+                                               0x1.e4af14b2a449cp-1,
+                                               -0x1.68ca02e8a6833p-55,
+                                               0x1.591bc9fa2f597p-2,
+                                               0x1.7c74bac3fe0cbp-57,
+                                               0x1.e20bf49acd6c1p-1,
+                                               -0x1.660aec7ef636bp-58,
+                                               0x1.682138a38d7f7p-2,
+                                               -0x1.d889202444aadp-56,
+                                               0x1.df4ab3ebd875ep-1,
+                                               -0x1.e2d8a7e6736c4p-55,
+                                               0x1.7710255764214p-2,
+                                               -0x1.6ead7314bb6cep-57,
+                                               0x1.dc6b7eb995912p-1,
+                                               0x1.4b364776dcd35p-58,
+                                               0x1.85e7a12826949p-2,
+                                               0x1.8a40e9b5face0p-56,
+                                               0x1.d96e82f71a9dcp-1,
+                                               0x1.ff61bd5d2039dp-55,
+                                               0x1.94a6be9f546c5p-2,
+                                               -0x1.69ce13e683f58p-56,
+                                               0x1.d653f073e4040p-1,
+                                               -0x1.76236434bec37p-55,
+                                               0x1.a34c91cc50ccap-2,
+                                               -0x1.a310e3b50cecdp-58,
+                                               0x1.d31bf8d8d7c06p-1,
+                                               0x1.e60dd3089cbddp-56,
+                                               0x1.b1d8305321617p-2,
+                                               -0x1.ae242cb99f519p-56,
+                                               0x1.cfc6cfa52ad9fp-1,
+                                               0x1.8b5b5508f2a0dp-55,
+                                               0x1.c048b17b140a3p-2,
+                                               0x1.19fe6757e9fa7p-57,
+                                               0x1.cc54aa2b2972ep-1,
+                                               0x1.4ee162ba83a98p-57,
+                                               0x1.ce9d2e3d4a51fp-2,
+                                               -0x1.2fc8a12dae298p-57,
+                                               0x1.c8c5bf8ce1a84p-1,
+                                               0x1.ab3d1a1590123p-56,
+                                               0x1.dcd4c15329c9ap-2,
+                                               0x1.0d4c6e171fd9ap-56,
+                                               0x1.c51a48b8b175ep-1,
+                                               -0x1.1bbb43b9aa880p-57,
+                                               0x1.eaee8744b05f0p-2,
+                                               -0x1.789b43c9b027dp-58,
+                                               0x1.c1528065b7d50p-1,
+                                               -0x1.892111312e828p-55,
+                                               0x1.f8e99e76abc97p-2,
+                                               0x1.9d950af2d00a3p-58,
+                                               0x1.bd6ea310294f5p-1,
+                                               0x1.31bbcc88c109dp-56,
+                                               0x1.0362939c69955p-1,
+                                               -0x1.2d8cd78397b01p-55,
+                                               0x1.b96eeef58840ep-1,
+                                               0x1.45a3cc78fade0p-58,
+                                               0x1.0a4021e9e1001p-1,
+                                               -0x1.6f643a13914f6p-55,
+                                               0x1.b553a410c104ep-1,
+                                               0x1.8ff7947027a15p-58,
+                                               0x1.110d0c4b69c3bp-1,
+                                               0x1.d918998809981p-55,
+                                               0x1.b11d04162a4c6p-1,
+                                               0x1.1dd561efbc0c2p-56,
+                                               0x1.17c8e5f2eedb0p-1,
+                                               0x1.35e57102e2488p-57,
+                                               0x1.accb526f69de5p-1,
+                                               0x1.8fb6a8dd6b6ccp-55,
+                                               0x1.1e7343236574cp-1,
+                                               0x1.22a3fa4f41d5ap-56,
+                                               0x1.a85ed4373e02dp-1,
+                                               0x1.9be06385ec792p-57,
+                                               0x1.250bb93788bbbp-1,
+                                               0x1.ea3d02457bccep-56,
+                                               0x1.a3d7d0352bdcfp-1,
+                                               -0x1.68dbaeca19669p-55,
+                                               0x1.2b91dea88421ep-1,
+                                               -0x1.fa371db216ab0p-55,
+                                               0x1.9f368ed912f85p-1,
+                                               -0x1.1d200c5791606p-55,
+                                               0x1.32054b148bc4fp-1,
+                                               0x1.f6b42095a135bp-55,
+                                               0x1.9a7b5a36a6514p-1,
+                                               0x1.722cfcc9fa7a9p-55,
+                                               0x1.386597456282bp-1,
+                                               -0x1.10fada93b07a8p-56,
+                                               0x1.95a67e00cb1fdp-1,
+                                               -0x1.0befda21f862dp-55,
+                                               0x1.3eb25d36cd53ap-1,
+                                               -0x1.be570e1570fc0p-58,
+                                               0x1.90b84784ddaf7p-1,
+                                               -0x1.0feb10ab93b87p-56,
+                                               0x1.44eb381cf386bp-1,
+                                               -0x1.3ed6c1e6a5505p-55,
+                                               0x1.8bb105a5dc900p-1,
+                                               0x1.863e03e9474c1p-55,
+                                               0x1.4b0fc46aab761p-1,
+                                               0x1.0da05738cc59cp-61,
+                                               0x1.869108d77a6c6p-1,
+                                               0x1.338ffe2bfe9ddp-56,
+                                               0x1.511f9fd7b351cp-1,
+                                               -0x1.5c0e861c48831p-55,
+                                               0x1.8158a31916d5dp-1,
+                                               -0x1.de8b90b8228dep-57,
+                                               0x1.571a6966d59b3p-1,
+                                               0x1.c843b4d0fb197p-58,
+                                               0x1.7c0827f09e54fp-1,
+                                               -0x1.c73d6d72aee68p-57,
+                                               0x1.5cffc16bf8f0dp-1,
+                                               0x1.96cb370eb578ap-55,
+                                               0x1.769fec655211fp-1,
+                                               -0x1.827d5cf8c68c5p-57,
+                                               0x1.62cf49921ac79p-1,
+                                               -0x1.edd9855b6241ap-55,
+                                               0x1.712046fa77678p-1,
+                                               0x1.425b0a5029c81p-55,
+                                               0x1.6888a4e134b2fp-1,
+                                               -0x1.6b7d37644d5e6p-55,
+                                               0x1.6b898fa9efb5dp-1,
+                                               0x1.15ac786ccf4b2p-56,
+                                               0x1.6e2b77c40bde1p-1,
+                                               -0x1.0e729857fad53p-56,
+                                               0x1.65dc1fdeb8cbap-1,
+                                               -0x1.97c1b47337c77p-58};
+// sin(r) and cos(r) for a double-double |r| <= pi/4 + 2^-30, within 2^-65:
+// |r| = c + d + rl with c = j/64 nearest (d exact, |d| <= 1/128), sin(c + d)
+// = S + C d + S (cos d - 1) + C (sin d - d) and cos(c + d) = C - S d +
+// C (cos d - 1) - S (sin d - d), S and C from the table (2^-106), C d and
+// S d exact products, the Taylor series of sin d - d and cos d - 1 to d^7
+// and d^6 (the rest below 2^-71), rl to first order; the rest, below
+// 2^-15 of the result, rounded.
+BROOK_M_FN void brook_m_sincos_fast(brook_m_dd r, brook_m_dd* sin_r, brook_m_dd* cos_r) {
+  double sg = r.h < 0.0 ? -1.0 : 1.0;
+  double rh = r.h * sg;
+  double rl = r.l * sg;
+  double jd;
+  brook_m_i32 j = brook_m_round_int(rh * 64.0, &jd);
+  double d = rh - jd * 0x1p-6;  // exact
+  double d2 = d * d;
+  double sd =
+      (d * d2) * BROOK_M_FMA(d2, BROOK_M_FMA(d2, -0x1.a01a01a01a01ap-13, 0x1.1111111111111p-7),
+                             -0x1.5555555555555p-3);
+  double cm =
+      d2 * BROOK_M_FMA(d2, BROOK_M_FMA(d2, -0x1.6c16c16c16c17p-10, 0x1.5555555555555p-5), -0.5);
+  double sh = brook_m_sincos_64[4 * j];
+  double sl = brook_m_sincos_64[4 * j + 1];
+  double ch = brook_m_sincos_64[4 * j + 2];
+  double cl = brook_m_sincos_64[4 * j + 3];
+  brook_m_dd p = brook_m_dd_prod(ch, d);
+  double s0;
+  double e0 = brook_m_two_sum(sh, p.h, &s0);
+  double slo = e0 + (p.l + ((sl + cl * d) + (sh * cm + ch * sd) + rl * (ch - sh * d)));
+  brook_m_dd s = brook_m_dd_norm(s0, slo);
+  *sin_r = brook_m_dd_of(s.h * sg, s.l * sg);
+  brook_m_dd p2 = brook_m_dd_prod(sh, d);
+  double c0;
+  double e1 = brook_m_two_sum(ch, -p2.h, &c0);
+  double clo = e1 + (-p2.l + ((cl - sl * d) + (ch * cm - sh * sd) - rl * (sh + ch * d)));
+  *cos_r = brook_m_dd_norm(c0, clo);
+}
+// sin, cos or tan (BROOK_M_SIN, _COS, _TAN) of r, quadrant q, as a
+// double-double (the fast forms or the accurate ones).
+BROOK_M_FN brook_m_dd brook_m_trig_of(brook_m_dd r, brook_m_i32 q, brook_m_i32 which, int fast) {
+  brook_m_dd s;
+  brook_m_dd c;
+  if (fast) {
+    brook_m_sincos_fast(r, &s, &c);
+  } else {
+    s = brook_m_sin_dd(r);
+    c = brook_m_cos_dd(r);
+  }
+  if (which == BROOK_M_TAN)
+    return (q & 1) ? brook_m_dd_neg(brook_m_dd_div(c, s)) : brook_m_dd_div(s, c);
+  q = q + (which == BROOK_M_COS);  // cos(y) = sin(y + pi/2)
+  brook_m_dd v = (q & 1) ? c : s;
+  return (q & 2) ? brook_m_dd_neg(v) : v;
+}
+// sin, cos or tan of a double: the fast path where it applies and Ziv's
+// test passes (2^-65 for sin and cos, their quotient 2^-64, r's 2^-67:
+// err 2^-62 allows them), else the accurate reduction and series.
 BROOK_M_FN double brook_m_trig_double(double x, brook_m_i32 which) {
   double a = brook_m_abs_d(x);
   if (a >= BROOK_M_INF_D) return BROOK_M_NAN_D;  // NaN compares false: below too
   if (x != x) return BROOK_M_NAN_D;
   brook_m_i32 q = 0;
   brook_m_dd r = brook_m_dd_of(a, 0.0);
-  if (a > 0x1.921fb54442d18p-1) r = brook_m_trig_reduce_dd(a, &q);
-  double v;
-  if (which == BROOK_M_TAN) {
-    brook_m_dd s = brook_m_sin_dd(r);
-    brook_m_dd c = brook_m_cos_dd(r);
-    v = (q & 1) ? -brook_m_dd_div(c, s).h : brook_m_dd_div(s, c).h;
-  } else {
-    q = q + (which == BROOK_M_COS);  // cos(y) = sin(y + pi/2)
-    v = (q & 1) ? brook_m_cos_dd(r).h : brook_m_sin_dd(r).h;
-    if ((q & 2) != 0) v = -v;
+  int fast = 1;
+  if (a > 0x1.921fb54442d18p-1) fast = (a < 0x1p20) && brook_m_trig_reduce_fast(a, &q, &r);
+  brook_m_dd v;
+  if (fast) {
+    v = brook_m_trig_of(r, q, which, 1);
+    fast = brook_m_rounds_to(v.h, v.l, brook_m_abs_d(v.h) * 0x1p-62);
   }
-  return which == BROOK_M_COS ? v : brook_m_sign_of(x, v);  // sin, tan are odd
+  if (!fast) {
+    q = 0;
+    r = brook_m_dd_of(a, 0.0);
+    if (a > 0x1.921fb54442d18p-1) r = brook_m_trig_reduce_dd(a, &q);
+    v = brook_m_trig_of(r, q, which, 0);
+  }
+  return which == BROOK_M_COS ? v.h : brook_m_sign_of(x, v.h);  // sin, tan are odd
 }
 BROOK_M_FN double brook_sin(double x) {
   return brook_m_trig_double(x, BROOK_M_SIN);
@@ -672,12 +955,25 @@ BROOK_M_TABLE double brook_m_atan_64_lo[65] = {0x0.0p+0,
                                                -0x1.55b9a5e177a1bp-55,
                                                -0x1.ec182ab042f61p-56,
                                                0x1.1a62633145c07p-55};
-BROOK_M_FN brook_m_dd brook_m_atan_dd(brook_m_dd t) {
+BROOK_M_FN brook_m_dd brook_m_atan_dd(brook_m_dd t, int fast) {
   double kd;
   brook_m_i32 i = brook_m_round_int(t.h * 64.0, &kd);
   double c = kd * 0x1p-6;
   brook_m_dd v = brook_m_dd_div(brook_m_dd_add(t, brook_m_dd_of(-c, 0.0)),
                                 brook_m_dd_add(brook_m_dd_of(1.0, 0.0), brook_m_dd_mul_d(t, c)));
+  if (fast) {
+    // The fast form: atan(v) - v = v^3 (-1/3 + ...) to v^9 in double (the
+    // rest below 2^-66 v, the rounding below 2^-68 v): within 2^-65.
+    double w = v.h * v.h;
+    double p =
+        BROOK_M_FMA(w,
+                    BROOK_M_FMA(w, BROOK_M_FMA(w, 0x1.c71c71c71c71cp-4, -0x1.2492492492492p-3),
+                                0x1.999999999999ap-3),
+                    -0x1.5555555555555p-2);
+    double s;
+    double e = brook_m_two_sum(brook_m_atan_64[i], v.h, &s);
+    return brook_m_dd_norm(s, e + (brook_m_atan_64_lo[i] + (v.l + (v.h * w) * p)));
+  }
   brook_m_dd w = brook_m_dd_mul(v, v);
   double wh = w.h;
   double p = BROOK_M_FMA(wh, -0x1.1111111111111p-4, 0x1.3b13b13b13b14p-4);
@@ -691,11 +987,16 @@ BROOK_M_FN brook_m_dd brook_m_atan_dd(brook_m_dd t) {
   return brook_m_dd_add(brook_m_dd_of(brook_m_atan_64[i], brook_m_atan_64_lo[i]), av);
 }
 // atan2(y, x) in [0, pi/2] for double-doubles y, x >= 0, not both 0, their
-// ratio within 2^-60..2^60 and both within 2^-850..2^850.
-BROOK_M_FN brook_m_dd brook_m_atan2_pos(brook_m_dd y, brook_m_dd x) {
-  if (y.h <= x.h) return brook_m_atan_dd(brook_m_dd_div(y, x));
+// ratio within 2^-60..2^60 and both within 2^-850..2^850 (fast: within 2^-64).
+BROOK_M_FN brook_m_dd brook_m_atan2_pos(brook_m_dd y, brook_m_dd x, int fast) {
+  if (y.h <= x.h) return brook_m_atan_dd(brook_m_dd_div(y, x), fast);
   return brook_m_dd_add(brook_m_dd_of(BROOK_M_PIO2_HI, BROOK_M_PIO2_LO),
-                        brook_m_dd_neg(brook_m_atan_dd(brook_m_dd_div(x, y))));
+                        brook_m_dd_neg(brook_m_atan_dd(brook_m_dd_div(x, y), fast)));
+}
+// The fast form's result when Ziv's test passes (err 2^-62 of it), for the
+// callers' loops: the fast form first, then the accurate one.
+BROOK_M_FN int brook_m_atan_done(int fast, brook_m_dd t) {
+  return !fast || brook_m_rounds_to(t.h, t.l, brook_m_abs_d(t.h) * 0x1p-62);
 }
 BROOK_M_FN double brook_atan(double x) {
   if (x != x) return BROOK_M_NAN_D;
@@ -706,7 +1007,11 @@ BROOK_M_FN double brook_atan(double x) {
   } else if (a < 0x1p-60) {
     r = a;  // atan(a) = a (1 - a^2/3 ...) rounds to a
   } else {
-    r = brook_m_atan2_pos(brook_m_dd_of(a, 0.0), brook_m_dd_of(1.0, 0.0)).h;
+    for (int fast = 1; fast >= 0; fast--) {
+      brook_m_dd t = brook_m_atan2_pos(brook_m_dd_of(a, 0.0), brook_m_dd_of(1.0, 0.0), fast);
+      r = t.h;
+      if (brook_m_atan_done(fast, t)) break;
+    }
   }
   return brook_m_sign_of(x, r);
 }
@@ -734,9 +1039,13 @@ BROOK_M_FN double brook_atan2(double y, double x) {
   } else {
     double m = ax > ay ? ax : ay;
     double sc = m < 0x1p-800 ? 0x1p900 : m > 0x1p800 ? 0x1p-900 : 1.0;
-    brook_m_dd t = brook_m_atan2_pos(brook_m_dd_of(ay * sc, 0.0), brook_m_dd_of(ax * sc, 0.0));
-    if (xneg) t = brook_m_dd_add(brook_m_dd_of(BROOK_M_PI_HI, BROOK_M_PI_LO), brook_m_dd_neg(t));
-    r = t.h;
+    for (int fast = 1; fast >= 0; fast--) {
+      brook_m_dd t =
+          brook_m_atan2_pos(brook_m_dd_of(ay * sc, 0.0), brook_m_dd_of(ax * sc, 0.0), fast);
+      if (xneg) t = brook_m_dd_add(brook_m_dd_of(BROOK_M_PI_HI, BROOK_M_PI_LO), brook_m_dd_neg(t));
+      r = t.h;
+      if (brook_m_atan_done(fast, t)) break;
+    }
   }
   return brook_m_sign_of(y, r);
 }
@@ -758,7 +1067,12 @@ BROOK_M_FN double brook_asin(double x) {
   } else if (a < 0x1p-26) {
     r = BROOK_M_FMA(a * a, a * 0x1.5555555555555p-3, a);  // a + a^3/6, to 2^-110
   } else {
-    r = brook_m_atan2_pos(brook_m_dd_of(a, 0.0), brook_m_one_minus_sq_root(a)).h;
+    brook_m_dd root = brook_m_one_minus_sq_root(a);
+    for (int fast = 1; fast >= 0; fast--) {
+      brook_m_dd t = brook_m_atan2_pos(brook_m_dd_of(a, 0.0), root, fast);
+      r = t.h;
+      if (brook_m_atan_done(fast, t)) break;
+    }
   }
   return brook_m_sign_of(x, r);
 }
@@ -766,16 +1080,15 @@ BROOK_M_FN double brook_acos(double x) {
   if (x != x) return BROOK_M_NAN_D;
   double a = brook_m_abs_d(x);
   if (a > 1.0) return BROOK_M_NAN_D;
+  int neg = (BROOK_M_D2U(x) >> 63) != 0;
+  if (a == 1.0) return neg ? BROOK_M_PI_HI : 0.0;
+  if (a < 0x1p-60) return BROOK_M_PIO2_HI;  // pi/2 -+ a rounds to pi/2
+  brook_m_dd root = brook_m_one_minus_sq_root(a);
   brook_m_dd t;
-  if (a == 1.0) {
-    t = brook_m_dd_of(0.0, 0.0);
-  } else if (a < 0x1p-60) {
-    t = brook_m_dd_of(BROOK_M_PIO2_HI, BROOK_M_PIO2_LO);  // pi/2 -+ a rounds to pi/2
-    a = 0.0;
-  } else {
-    t = brook_m_atan2_pos(brook_m_one_minus_sq_root(a), brook_m_dd_of(a, 0.0));
+  for (int fast = 1; fast >= 0; fast--) {
+    t = brook_m_atan2_pos(root, brook_m_dd_of(a, 0.0), fast);
+    if (neg) t = brook_m_dd_add(brook_m_dd_of(BROOK_M_PI_HI, BROOK_M_PI_LO), brook_m_dd_neg(t));
+    if (brook_m_atan_done(fast, t)) break;
   }
-  if ((BROOK_M_D2U(x) >> 63) && (a != 0.0))
-    t = brook_m_dd_add(brook_m_dd_of(BROOK_M_PI_HI, BROOK_M_PI_LO), brook_m_dd_neg(t));
   return t.h;
 }

@@ -134,3 +134,21 @@ print("atan Taylor (-1)^n/(2n+1), n = 2..7:", [d(mpf(-1) ** n / (2 * n + 1)) for
 print("// atan(i/64) - brook_m_atan_64[i], i = 0..64")
 print(",\n".join(d(mp.atan(mpf(i) / 64) - mpf(float(mp.atan(mpf(i) / 64)))) for i in range(65)))
 print("atan(i/64) hi check:", all(float(mp.atan(mpf(i) / 64)).hex() for i in range(65)))
+# The double sin/cos fast path: pi/2 = P1 + P2 + P3 (P1, P2 33 bits, so k P1
+# and k P2 are exact for k < 2^20) and sin, cos of j/64, j = 0..51, as
+# double-doubles (hi, lo, hi, lo per j).
+mp.prec = 300
+pio2 = mp.pi / 2
+
+
+def cut(v, bits):
+    e = int(floor(log(abs(v), 2)))
+    return floor(v * mpf(2) ** (bits - 1 - e)) / mpf(2) ** (bits - 1 - e)
+
+
+p1 = cut(pio2, 33)
+p2 = cut(pio2 - p1, 33)
+p3 = pio2 - p1 - p2
+print("PIO2 P1, P2, P3:", d(p1), d(p2), d(p3), "2/pi:", d(2 / mp.pi))
+print("// sin, cos of j/64 as hi, lo, j = 0..51")
+print(",\n".join(dd(mp.sin(mpf(j) / 64)) + ", " + dd(mp.cos(mpf(j) / 64)) for j in range(52)))
