@@ -13,8 +13,10 @@ bytes. How the generator keeps that promise:
   * floats: every float expression carries a magnitude bound; large ones are
     clamped, divisors are `fabs(b) + 1.0f`, sqrt takes `fabs`, so no inf/NaN is
     ever made (a NaN's sign is the hardware's, §10); only + - * / sqrt, comparisons
-    and the exact builtins (floor, fmod, min, fma, ...) are used; no
-    transcendentals (their libm implementations still differ, a separate issue).
+    and the exact builtins (floor, fmod, min, fma, ...) are used; and §10's
+    transcendentals, which are the project's own (stdlib/brook_math.h: the
+    same bits on every backend, and the JIT's gang forms the scalar ones'),
+    with their arguments kept in their domains (no NaN).
   * reductions fold only what is associative on the given data (§7 lets backends
     regroup): float sums of exactly representable small values, min/max, xor,
     int sums that cannot overflow, a non-commutative "last"/affine fold.
@@ -42,6 +44,7 @@ FEATURES = {
     "vec_builtins": "dot, length, cross",
     "float_builtins": "floor ceil trunc round frac fabs sqrt min max clamp saturate lerp step sign mad fma fmod",
     "int_builtins": "abs min max clamp popcount clz ctz on int",
+    "transcendentals": "exp exp2 log log2 log10 sin cos tan asin acos atan sinh cosh tanh atan2 pow",
     "conversions": "casts between int, uint and float",
     "ternary": "?: with an int (comparison) condition",
     "float_cond": "float values as conditions of if and break/continue",
@@ -426,6 +429,8 @@ class Gen:
         kinds = ["bin", "bin", "bin", "leaf", "neg"]
         if self.on("float_builtins"):
             kinds += ["builtin", "builtin"]
+        if self.on("transcendentals"):
+            kinds.append("trans")
         if self.on("ternary"):
             kinds.append("tern")
         if self.on("conversions"):
@@ -464,6 +469,8 @@ class Gen:
             return (f"length({a[0]})", 2.0 * a[1] + 1)
         if k == "call":
             return self.call_helper("float", d)
+        if k == "trans":
+            return self.transcendental(d, "float")
         return self.float_builtin(d, "float")
 
     def float_bin(self, a, b, op, ty="float"):
@@ -508,6 +515,34 @@ class Gen:
             return (f"lerp({a[0]}, {b[0]}, {t})", 3 * max(a[1], b[1]))
         return (f"{f}({a[0]}, {b[0]}, {c[0]})", a[1] * b[1] + c[1])
 
+    def transcendental(self, d, ty):
+        """A §10 function of `ty` (float or floatN) on arguments kept in its
+        domain, with a bound on the result's magnitude."""
+        n = width(ty)
+        a = self.expr(ty, d - 1)
+
+        def k(v):
+            return flit(v) if n == 1 else f"{ty}({flit(v)})"
+        f = self.pick(["exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos",
+                       "atan", "sinh", "cosh", "tanh", "atan2", "pow"])
+        if f in ("exp", "exp2", "sinh", "cosh"):
+            return (f"{f}(clamp({a[0]}, {k(-20.0)}, {k(20.0)}))", 5e8)
+        if f.startswith("log"):
+            return (f"{f}(fabs({a[0]}) + {k(0.5)})", a[1] + 2.0)
+        if f in ("sin", "cos"):
+            return (f"{f}({a[0]})", 1.0)
+        if f == "tan":
+            return (f"tan(clamp({a[0]}, {k(-1.5)}, {k(1.5)}))", 15.0)
+        if f in ("asin", "acos"):
+            return (f"{f}(clamp({a[0]}, {k(-1.0)}, {k(1.0)}))", 3.2)
+        if f in ("atan", "tanh"):
+            return (f"{f}({a[0]})", 1.6)
+        b = self.expr(ty, d - 1)
+        if f == "atan2":
+            return (f"atan2({a[0]}, {b[0]})", 3.2)
+        return (f"pow(fabs({a[0]}) + {k(0.5)}, clamp({b[0]}, {k(-4.0)}, {k(4.0)}))",
+                (a[1] + 0.5) ** 4 + 16.0)
+
     def fvec_expr(self, n, d):
         ty = f"float{n}"
         if d <= 0 or self.chance(0.25):
@@ -515,6 +550,8 @@ class Gen:
         kinds = ["bin", "bin", "leaf", "scalar", "neg"]
         if self.on("float_builtins"):
             kinds.append("builtin")
+        if self.on("transcendentals"):
+            kinds.append("trans")
         if self.on("ternary"):
             kinds.append("tern")
         if self.on("conversions") and self.on("int_vec"):
@@ -549,6 +586,8 @@ class Gen:
             return (f"cross({a[0]}, {b[0]})", 2 * a[1] * b[1])
         if k == "call":
             return self.call_helper(ty, d)
+        if k == "trans":
+            return self.transcendental(d, ty)
         return self.float_builtin(d, ty)
 
     def fvec_leaf(self, n, d):
