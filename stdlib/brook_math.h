@@ -358,30 +358,49 @@ typedef struct {
   double l;  // log(z), |l| < 0.36
 } brook_m_log_parts;
 
-// For finite x > 0.
-BROOK_M_FN brook_m_log_parts brook_m_log_split(float x) {
+// x = 2^e z for a finite float x > 0 (a subnormal scaled exactly into the
+// normal range first), z in [0.699, 1.398): returns z, *e and *ux, x's bits
+// less those of 0.699, whose bits from 16 up pick z's subinterval in the
+// tables. Every float log starts here (log, log2, log10, pow).
+BROOK_M_FN float brook_m_log_reduce_f(float x, brook_m_u32* ux, double* e) {
   brook_m_i32 adj = 0;
   if (BROOK_M_F2U(x) < 0x00800000u) {  // subnormal: scale into the normal range
     x = x * 0x1p23f;
     adj = -23;
   }
   brook_m_u32 ix = BROOK_M_F2U(x);
-  brook_m_u32 ux = ix - 0x3f330000u;
-  brook_m_u32 top = ux & 0xff800000u;
-  brook_m_i32 i = (brook_m_i32)((ux >> 16) & 127u);
-  double z = (double)BROOK_M_U2F(ix - top);
-  double r = BROOK_M_FMA(z, brook_m_log_invc[i], -1.0);  // exact either way
-  // log1p(r), |r| < 2^-7: Taylor to r^9 (error below 2^-63 relative).
+  *ux = ix - 0x3f330000u;
+  brook_m_u32 top = *ux & 0xff800000u;
+  *e = (double)((brook_m_i32)top / 0x800000 + adj);  // exact: top is a multiple of 2^23
+  return BROOK_M_U2F(ix - top);
+}
+// r = z invc - 1 for z's subinterval *i of 128 (exact: invc are floats),
+// |r| < 2^-7 (|r| < 2^-8 outside the two subintervals beside 1, where
+// invc = 1 and logc = 0).
+BROOK_M_FN double brook_m_log_reduce128(float x, brook_m_i32* i, double* e) {
+  brook_m_u32 ux;
+  float z = brook_m_log_reduce_f(x, &ux, e);
+  *i = (brook_m_i32)((ux >> 16) & 127u);
+  return BROOK_M_FMA((double)z, brook_m_log_invc[*i], -1.0);
+}
+// q with log1p(r) = r + r^2 q: Taylor to r^9, -1/2 + r/3 - ... + r^7/9
+// (for |r| < 2^-7 the rest is below 2^-63 relative).
+BROOK_M_FN double brook_m_log1p_q9(double r) {
   double q = BROOK_M_FMA(r, 0x1.c71c71c71c71cp-4, -0x1.0000000000000p-3);
   q = BROOK_M_FMA(r, q, 0x1.2492492492492p-3);
   q = BROOK_M_FMA(r, q, -0x1.5555555555555p-3);
   q = BROOK_M_FMA(r, q, 0x1.999999999999ap-3);
   q = BROOK_M_FMA(r, q, -0x1.0000000000000p-2);
   q = BROOK_M_FMA(r, q, 0x1.5555555555555p-2);
-  q = BROOK_M_FMA(r, q, -0x1.0000000000000p-1);
-  double p = BROOK_M_FMA(r * r, q, r);
+  return BROOK_M_FMA(r, q, -0x1.0000000000000p-1);
+}
+
+// For finite x > 0.
+BROOK_M_FN brook_m_log_parts brook_m_log_split(float x) {
+  brook_m_i32 i;
   brook_m_log_parts out;
-  out.e = (double)((brook_m_i32)top / 0x800000 + adj);  // exact: top is a multiple of 2^23
+  double r = brook_m_log_reduce128(x, &i, &out.e);
+  double p = BROOK_M_FMA(r * r, brook_m_log1p_q9(r), r);
   out.l = brook_m_log_logc[i] + p;
   return out;
 }
@@ -438,16 +457,10 @@ BROOK_M_TABLE double brook_m_log_logc16[16] = {-0x1.57bf73648d1f4p-2, -0x1.2bef0
 // For finite x > 0. brook_math_gang.cpp's AVX-512 form spells the same
 // operations in intrinsics (for normal x): change both or neither.
 BROOK_M_FN float brook_m_logf_core(float x) {
-  brook_m_i32 adj = 0;
-  if (BROOK_M_F2U(x) < 0x00800000u) {  // subnormal: scale into the normal range
-    x = x * 0x1p23f;
-    adj = -23;
-  }
-  brook_m_u32 ix = BROOK_M_F2U(x);
-  brook_m_u32 ux = ix - 0x3f330000u;
-  brook_m_u32 top = ux & 0xff800000u;
+  brook_m_u32 ux;
+  double e;
+  double z = (double)brook_m_log_reduce_f(x, &ux, &e);
   brook_m_i32 i = (brook_m_i32)((ux >> 19) & 15u);
-  double z = (double)BROOK_M_U2F(ix - top);
   double r = BROOK_M_FMA(z, brook_m_log_invc16[i], -1.0);  // exact
   double q = BROOK_M_FMA(r, 0x1.745d1745d1746p-4, -0x1.999999999999ap-4);
   q = BROOK_M_FMA(r, q, 0x1.c71c71c71c71cp-4);
@@ -459,7 +472,6 @@ BROOK_M_FN float brook_m_logf_core(float x) {
   q = BROOK_M_FMA(r, q, 0x1.5555555555555p-2);
   q = BROOK_M_FMA(r, q, -0x1.0000000000000p-1);
   double p = BROOK_M_FMA(r * r, q, r);
-  double e = (double)((brook_m_i32)top / 0x800000 + adj);  // exact: top is a multiple of 2^23
   double l = brook_m_log_logc16[i] + p;
   // ln2 = hi + lo, hi with 44 bits, so e * hi is exact.
   return (float)BROOK_M_FMA(e, 0x1.62e42fefa3800p-1, BROOK_M_FMA(e, 0x1.ef35793c76730p-45, l));
@@ -1042,27 +1054,10 @@ BROOK_M_TABLE double brook_m_exp2_64_lo[64] = {
 #define BROOK_M_LN2_64_C2 0x1.cf79abc9e3b3ap-46
 #define BROOK_M_LN2_64_C3 -0x1.ff0342542fc33p-100
 
-// x = 2^e z as in brook_m_log_split (finite x > 0, subnormals too), *i the
-// subinterval of z; returns r = z invc - 1, exact, |r| < 2^-7 (|r| < 2^-8
-// outside the two subintervals beside 1, where invc = 1 and logc = 0).
-BROOK_M_FN double brook_m_pow_reduce(float x, brook_m_i32* i, double* e) {
-  brook_m_i32 adj = 0;
-  if (BROOK_M_F2U(x) < 0x00800000u) {
-    x = x * 0x1p23f;
-    adj = -23;
-  }
-  brook_m_u32 ix = BROOK_M_F2U(x);
-  brook_m_u32 ux = ix - 0x3f330000u;
-  brook_m_u32 top = ux & 0xff800000u;
-  *i = (brook_m_i32)((ux >> 16) & 127u);
-  *e = (double)((brook_m_i32)top / 0x800000 + adj);
-  return BROOK_M_FMA((double)BROOK_M_U2F(ix - top), brook_m_log_invc[*i], -1.0);
-}
-
 // log(x) as h + l for a finite x > 0, relative error below 2^-57. Why: with
 // e ln2 + logc = a + al + (e LN2_LO + logc_lo) (a + al exact by two-sum,
 // the rest off by less than 2^-100 |a|) and log1p(r) = r + r^2 q (q the
-// Taylor series of brook_m_log_split, truncated below 2^-73 and rounded
+// Taylor series of brook_m_log1p_q9, truncated below 2^-73 and rounded
 // within 2^-52 r^2), s + sl = a + r exactly and every other term is at most
 // 2^-15, so the absolute error is below 2^-52.4 r^2 + 2^-67; |log x| is at
 // least 2^-8 unless logc = e = 0, where log x is r (1 - r / 2 ...) and the
@@ -1070,14 +1065,8 @@ BROOK_M_FN double brook_m_pow_reduce(float x, brook_m_i32* i, double* e) {
 BROOK_M_FN brook_m_dd brook_m_pow_log_fast(float x) {
   brook_m_i32 i;
   double e;
-  double r = brook_m_pow_reduce(x, &i, &e);
-  double q = BROOK_M_FMA(r, 0x1.c71c71c71c71cp-4, -0x1.0000000000000p-3);
-  q = BROOK_M_FMA(r, q, 0x1.2492492492492p-3);
-  q = BROOK_M_FMA(r, q, -0x1.5555555555555p-3);
-  q = BROOK_M_FMA(r, q, 0x1.999999999999ap-3);
-  q = BROOK_M_FMA(r, q, -0x1.0000000000000p-2);
-  q = BROOK_M_FMA(r, q, 0x1.5555555555555p-2);
-  q = BROOK_M_FMA(r, q, -0x1.0000000000000p-1);
+  double r = brook_m_log_reduce128(x, &i, &e);
+  double q = brook_m_log1p_q9(r);
   double a;
   double al = brook_m_two_sum(e * BROOK_M_LN2_HI, brook_m_log_logc[i], &a);
   double s;
@@ -1133,7 +1122,7 @@ BROOK_M_FN brook_m_dd brook_m_log_acc_parts(double r, double rl, brook_m_i32 i, 
 BROOK_M_FN brook_m_dd brook_m_pow_log_acc(float x) {
   brook_m_i32 i;
   double e;
-  double r = brook_m_pow_reduce(x, &i, &e);
+  double r = brook_m_log_reduce128(x, &i, &e);
   return brook_m_log_acc_parts(r, 0.0, i, e);
 }
 

@@ -29,7 +29,7 @@ BROOK_M_FN int brook_m_rounds_to(double h, double l, double err) {
 }
 
 // x = 2^e z for a finite x > 0 (subnormals scaled exactly), z in [0.699,
-// 1.398], as brook_m_pow_reduce on the double's bits; the subinterval i from
+// 1.398], as brook_m_log_reduce128 on the double's bits; the subinterval i from
 // z's top seven mantissa bits; z = zh + zl with zh the top 24 bits (a
 // float's), so r1 = zh invc - 1 is exact as there and zl invc is an exact
 // product.
