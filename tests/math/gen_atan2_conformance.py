@@ -15,23 +15,19 @@ import sys
 from mpmath import mp, mpf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_conformance import NAN, f_of, round32, unique_pairs, write_binary
+from gen_conformance import NAN, atan2_special, bits_of, f_of, round32, unique_pairs, write_binary
 
 mp.prec = 300
 
 
 def expected(yb, xb):
     y, x = f_of(yb), f_of(xb)
-    if math.isnan(y) or math.isnan(x):
-        return NAN
-    if y == 0 or x == 0 or math.isinf(y) or math.isinf(x):
-        # Annex F: a multiple k of pi/4 (k = 0 keeps y's sign).
-        r = math.atan2(y, x)
-        if r == 0:
-            return yb & 0x80000000
-        k = round(r / (math.pi / 4))
-        return round32(k * mp.pi / 4)
-    return round32(mp.atan2(mpf(y), mpf(x)))
+    v = atan2_special(y, x)
+    if v is None:
+        return round32(mp.atan2(mpf(y), mpf(x)))
+    if isinstance(v, float):  # NaN or a signed zero
+        return NAN if math.isnan(v) else bits_of(v)
+    return round32(v)
 
 
 def main():

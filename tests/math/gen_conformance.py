@@ -49,6 +49,43 @@ def round32(v):
     return sign | bits_of(float(val))
 
 
+def pow_special(x, y):
+    """C99 F.9.4.4's value of pow(x, y) (Python floats: either precision)
+    where it is a special case (a NaN, a zero or infinite operand, x = +-1,
+    y = +-0, a negative x with a non-integer y), else None."""
+    if y == 0 or x == 1.0:
+        return 1.0
+    if math.isnan(x) or math.isnan(y):
+        return math.nan
+    if math.isinf(y):
+        if x == -1.0:
+            return 1.0
+        return math.inf if (abs(x) > 1) == (y > 0) else 0.0
+    y_int = y == math.floor(y)
+    y_odd = y_int and int(y) % 2 == 1
+    odd_neg = math.copysign(1.0, x) < 0 and y_odd
+    if x == 0 or math.isinf(x):
+        r = math.inf if (x == 0) == (y < 0) else 0.0
+        return -r if odd_neg else r
+    if x < 0 and not y_int:
+        return math.nan
+    return None
+
+
+def atan2_special(y, x):
+    """C99 F.9.1.4's value of atan2(y, x) where an operand is a NaN, a zero or
+    an infinity: NaN, a signed zero (a Python float), or k pi/4 with y's sign
+    as an mpf (to be rounded to the precision wanted); else None."""
+    if math.isnan(y) or math.isnan(x):
+        return math.nan
+    if not (y == 0 or x == 0 or math.isinf(y) or math.isinf(x)):
+        return None
+    r = math.atan2(y, x)  # exact for these: a multiple of pi/4, signed zeros kept
+    if r == 0:
+        return r
+    return round(r / (math.pi / 4)) * mp.pi / 4
+
+
 def special(name, x):
     """Annex F results for NaN, infinite and zero arguments, else None."""
     if math.isnan(x):

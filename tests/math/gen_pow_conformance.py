@@ -19,10 +19,9 @@ from fractions import Fraction
 from mpmath import mp, mpf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_conformance import NAN, bits_of, f_of, round32, unique_pairs, write_binary
+from gen_conformance import NAN, bits_of, f_of, pow_special, round32, unique_pairs, write_binary
 
 mp.prec = 300
-ONE, INF, NINF, NZERO = 0x3f800000, 0x7f800000, 0xff800000, 0x80000000
 
 
 def round_fraction(q):
@@ -40,7 +39,7 @@ def round_fraction(q):
         fl += 1
     val = fl * step
     if val >= Fraction(2) ** 128:
-        return INF
+        return 0x7f800000
     return bits_of(float(val))
 
 
@@ -74,29 +73,11 @@ def exact_value(x, y):
 
 def expected(xb, yb):
     x, y = f_of(xb), f_of(yb)
-    if y == 0 or xb == ONE:
-        return ONE
-    if math.isnan(x) or math.isnan(y):
-        return NAN
-    yint = not math.isinf(y) and y == math.floor(y)
-    yodd = yint and abs(y) < 2 ** 24 and int(y) % 2 == 1
-    if math.isinf(y):
-        if x == -1.0:
-            return ONE
-        return INF if (abs(x) > 1) == (y > 0) else 0
+    v = pow_special(x, y)
+    if v is not None:
+        return NAN if math.isnan(v) else bits_of(v)
+    yodd = y == math.floor(y) and int(y) % 2 == 1
     xneg = (xb >> 31) == 1
-    if x == 0:
-        if y < 0:
-            return NINF if xneg and yodd else INF
-        return NZERO if xneg and yodd else 0
-    if math.isinf(x):
-        if not xneg:
-            return INF if y > 0 else 0
-        if y < 0:
-            return NZERO if yodd else 0
-        return NINF if yodd else INF
-    if xneg and not yint:
-        return NAN
     sign = 0x80000000 if xneg and yodd else 0
     ax = abs(x)
     q = exact_value(ax, y)
