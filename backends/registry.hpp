@@ -70,6 +70,16 @@ std::string backend_names(bool built_only, std::string_view separator = ", ",
 // Every emit stage a backend offers, built or not, in registry order.
 std::vector<std::string> backend_emit_stages();
 
+// The backend a program gets: `requested` (--backend), else $BROOK_BACKEND,
+// else default_backend().
+std::string chosen_backend_name(std::string_view requested);
+
+// Starts, on another thread, what backend `name` needs before it is made (the
+// JIT loads its plugin, about 2 ms), so that this overlaps reading and checking
+// the program; make_backend then waits for it. For the brook executable, which
+// ends with _Exit and so never waits for the thread.
+void prepare_backend(std::string_view name);
+
 // The backend `name` made with `options`; throws std::runtime_error when it is
 // unknown, not built, or cannot start.
 std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOptions& options);

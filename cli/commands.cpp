@@ -7,6 +7,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "backends/registry.hpp"
 
 namespace brook::cli {
 
@@ -55,6 +56,9 @@ std::unique_ptr<Engine> make_engine(const EngineOptions& options) {
 }
 
 int dispatch(CommandLine& cl) {
+  // The JIT's plugin loads while the program is read and checked.
+  if (cl.command == "run" || cl.command == "repl")
+    prepare_backend(chosen_backend_name(cl.engine.backend));
   if (cl.command == "run") return cmd_run(cl);
   if (cl.command == "check") return cmd_check(cl);
   if (cl.command == "emit") return cmd_emit(cl);

@@ -58,11 +58,7 @@ struct Engine::Impl {
   // --backend, else $BROOK_BACKEND, else the best built. A backend that is
   // not built, or cannot start (no OpenCL platform), throws std::runtime_error.
   std::unique_ptr<Backend> choose_backend() {
-    std::string name = options.backend;
-    if (name.empty()) {
-      if (const char* env = std::getenv("BROOK_BACKEND")) name = env;
-    }
-    if (name.empty()) name = default_backend();
+    std::string name = chosen_backend_name(options.backend);
     BackendOptions bo;
     bo.sources = &front.sources();
     bo.output = [this](std::string_view text) { machine.out->write(1, text); };
