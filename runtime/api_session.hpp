@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -23,6 +24,12 @@ namespace brook::api::detail {
 
 class Session;
 void release_device_at_exit(Session* session);
+
+// The one process-wide session (plus::process_session(): Brook+'s streams and
+// kernels, BrookGPU's ::brook::stream, brook cc's generated code, and
+// shared_engine()) is used from any thread a program launches from, as Brook+
+// programs do; every operation on it holds this lock.
+std::recursive_mutex& process_session_mutex();
 
 class Session {
  public:

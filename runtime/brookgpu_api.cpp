@@ -31,6 +31,11 @@ void release_device_at_exit(Session* session) {
   (void)registered;
 }
 
+std::recursive_mutex& process_session_mutex() {
+  static std::recursive_mutex mutex;
+  return mutex;
+}
+
 }  // namespace detail
 
 Engine& shared_engine() {
