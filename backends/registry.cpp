@@ -3,7 +3,9 @@
 // only when their libraries are found; see the top CMakeLists.txt).
 #include "backends/registry.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 #include "backends/environment.hpp"
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <exception>
 #include <future>
 #include <mutex>
 #include <thread>
@@ -107,7 +110,10 @@ class LoadingJitBackend final : public Backend {
 
   std::string_view name() const override { return "jit"; }
   StorageId allocate(uint64_t bytes) override { return real().allocate(bytes); }
-  void release(StorageId storage) override { real().release(storage); }
+  // Called from destructors: after a failed load there is nothing to free.
+  void release(StorageId storage) override {
+    if (real_ || !failure_) real().release(storage);
+  }
   void write_view(const StreamView& view, std::span<const std::byte> host) override {
     real().write_view(view, host);
   }
@@ -127,7 +133,15 @@ class LoadingJitBackend final : public Backend {
 
   // The loaded backend; a failed load throws here, at every use.
   Backend& real() const {
-    if (!real_) real_ = loading_.get();
+    if (!real_) {
+      if (failure_) std::rethrow_exception(failure_);
+      try {
+        real_ = loading_.get();
+      } catch (...) {
+        failure_ = std::current_exception();
+        throw;
+      }
+    }
     if (real_->profile() != profile()) real_->set_profile(profile());
     return *real_;
   }
@@ -135,11 +149,20 @@ class LoadingJitBackend final : public Backend {
  private:
   mutable std::future<std::unique_ptr<Backend>> loading_;
   mutable std::unique_ptr<Backend> real_;
+  mutable std::exception_ptr failure_;
 };
 
 std::unique_ptr<Backend> make_jit(const BackendOptions& options) {
-  if (brook_jit_plugin || loaded_plugin.load(std::memory_order_acquire))
+  if (brook_jit_plugin || loaded_plugin.load(std::memory_order_acquire)) {
     return jit_plugin().make(options);
+  }
+  // A missing plugin is reported now, as a backend that cannot start; only a
+  // plugin that is there but fails to load is reported at the first use.
+  if (std::string path = plugin_path(); access(path.c_str(), R_OK) != 0) {
+    throw std::runtime_error("the jit backend's plugin " + path + " is missing (" +
+                             std::strerror(errno) +
+                             "); reinstall brook, or choose another backend with --backend");
+  }
   return std::make_unique<LoadingJitBackend>(options);
 }
 std::string emit_llvm_text(const ast::Program& program, bool fp_relaxed, std::string_view only) {
@@ -152,7 +175,11 @@ std::string jit_profile_report(const Backend& backend) {
   return jit_plugin().profile_report(backend);
 }
 std::string jit_version() {
-  return "LLVM " + jit_plugin().llvm_version() + " (jit backend)\n";
+  try {
+    return "LLVM " + jit_plugin().llvm_version() + " (jit backend)\n";
+  } catch (const std::exception& e) {
+    return std::string("jit backend: ") + e.what() + "\n";
+  }
 }
 #endif
 

@@ -312,6 +312,11 @@ struct Engine::Impl {
       } catch (const std::bad_alloc&) {
         report(RuntimeError{{}, "out of memory"});
         status = Engine::EntryStatus::runtime_error;
+      } catch (const std::exception& e) {
+        // A backend that fails outside a launch (the JIT's plugin failing to
+        // load at its first use): a runtime error, never an abort.
+        report(RuntimeError{{}, e.what()});
+        status = Engine::EntryStatus::runtime_error;
       }
       machine.fp = nullptr;
       machine.depth = 0;

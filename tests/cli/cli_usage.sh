@@ -78,6 +78,20 @@ if [ "$status" = 1 ] && [[ "$out" == *2* ]]; then passes=$((passes + 1)); else e
 out=$(printf '1 + 1\n' | "$brook" repl 2>&1); status=$?
 if [ "$status" = 0 ]; then passes=$((passes + 1)); else echo "FAIL: clean piped repl gave $status"; fails=$((fails + 1)); fi
 expect 1 "expected expression" -- "$brook" run "$tmp/bad.br"
+# The JIT is a plugin next to libbrook.so (or found from the executable):
+# missing, it is a backend that cannot start (status 2); there but broken, a
+# runtime error at the first use (status 1); never an abort. A program that
+# never touches a stream does not need it.
+if "$brook" --version | grep -q "^backends:.* jit"; then
+  printf 'int main() { float a<4>; printf("made\\n"); return 0; }\n' > "$tmp/stream.br"
+  printf 'int main() { printf("no streams\\n"); return 0; }\n' > "$tmp/nostream.br"
+  printf 'not an ELF file\n' > "$tmp/broken.so"
+  expect 2 "the jit backend's plugin $tmp/none.so is missing" -- env BROOK_JIT_PLUGIN="$tmp/none.so" "$brook" run --backend jit "$tmp/stream.br"
+  expect 1 "runtime error: the jit backend's plugin could not be loaded" -- env BROOK_JIT_PLUGIN="$tmp/broken.so" "$brook" run --backend jit "$tmp/stream.br"
+  expect 0 "no streams" -- env BROOK_JIT_PLUGIN="$tmp/broken.so" "$brook" run --backend jit "$tmp/nostream.br"
+  expect 0 "jit backend: the jit backend's plugin could not be loaded" -- env BROOK_JIT_PLUGIN="$tmp/broken.so" "$brook" --version
+  expect 0 "made" -- "$brook" run --backend jit "$tmp/stream.br"
+fi
 
 echo "cli_usage: $passes passed, $fails failed"
 [ "$fails" = 0 ]
