@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,14 @@ namespace brook::plus {
 // The one engine session of the process, made on first use (backend from
 // $BROOK_BACKEND). Streams hold it, so it outlives every stream.
 const std::shared_ptr<api::detail::Session>& process_session();
+
+// Held by every entry point that touches the session, its engine or a
+// stream's state: Brook+ programs call them from several threads at once.
+// Recursive, since entry points call one another (assign reads and writes).
+using SessionLock = std::lock_guard<std::recursive_mutex>;
+inline std::recursive_mutex& session_mutex() {
+  return api::detail::process_session_mutex();
+}
 
 // The device a thread's new streams live on (useDevices), by default the
 // "all" device.
@@ -33,6 +42,13 @@ class StreamImpl : public std::enable_shared_from_this<StreamImpl> {
   // A copy is a new object (enable_shared_from_this starts it unowned).
   StreamImpl(const StreamImpl&) = default;
   StreamImpl& operator=(const StreamImpl&) = delete;
+  // Releasing the last handle of a stream releases it in the engine, which
+  // another thread may be using: under the session lock.
+  ~StreamImpl() {
+    brook::plus::SessionLock lock(brook::plus::session_mutex());
+    base.reset();
+  }
+
   std::shared_ptr<brook::api::detail::StreamState> base;  // null when the declaration failed
   std::string type;
   std::size_t element_size = 0;

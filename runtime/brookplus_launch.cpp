@@ -1,6 +1,11 @@
 // One launch of a Brook+ binding (include/brook/KernelInterface.h): the
 // arguments become one Brook call entry on the process session, as the
 // embedding API's calls do; a failure lands on the output streams.
+//
+// A launch holds the session lock from its construction to its destruction:
+// its value arguments live in hidden globals of the session (per position),
+// which another thread's launch would otherwise overwrite between the push
+// and the run.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -87,6 +92,8 @@ bool check_kernel_streams(const ast::FuncDecl& fn, const std::vector<StreamImpl*
 }  // namespace
 
 struct Launch::State {
+  // First, so it is released last.
+  std::unique_lock<std::recursive_mutex> lock{session_mutex()};
   const char* source;
   std::string source_name;
   std::string function;

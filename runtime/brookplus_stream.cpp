@@ -78,6 +78,7 @@ void store_whole(const StreamImpl& s, std::vector<std::byte>& bytes) {
 StreamHandle::StreamHandle(const char* type, std::size_t element_size, unsigned rank,
                            const unsigned* dims, const char* interop)
     : impl_(std::make_shared<StreamImpl>()) {
+  SessionLock lock(session_mutex());
   impl_->type = type;
   impl_->element_size = element_size;
   impl_->interop = interop ? interop : "";
@@ -104,6 +105,7 @@ StreamHandle::StreamHandle(::StreamImpl* impl) {
 }
 
 StreamHandle StreamHandle::domain(const unsigned* start, const unsigned* end) const {
+  SessionLock lock(session_mutex());
   StreamHandle child;
   child.impl_ = std::make_shared<StreamImpl>();
   StreamImpl& c = *child.impl_;
@@ -137,6 +139,7 @@ StreamHandle StreamHandle::domain(const unsigned* start, const unsigned* end) co
 }
 
 StreamHandle StreamHandle::exec_domain(int threads) const {
+  SessionLock lock(session_mutex());
   StreamHandle clone = *this;
   clone.impl_ = std::make_shared<StreamImpl>(impl_ ? *impl_ : StreamImpl{});
   clone.impl_->first_error = BR_NO_ERROR;
@@ -150,6 +153,7 @@ StreamHandle StreamHandle::exec_domain(int threads) const {
 
 void StreamHandle::read(const void* host, const char* /*flags: synchronous either way*/) {
   if (!impl_) return;
+  SessionLock lock(session_mutex());
   StreamImpl& s = *impl_;
   if (!host) return s.fail(BR_ERROR_INVALID_PARAMATER, "Stream read : the host pointer is NULL");
   if (!s.base) return s.fail(BR_ERROR_READ, "Stream read : the stream's declaration failed");
@@ -167,6 +171,7 @@ void StreamHandle::read(const void* host, const char* /*flags: synchronous eithe
 
 void StreamHandle::write(void* host, const char* /*flags*/) const {
   if (!impl_) return;
+  SessionLock lock(session_mutex());
   StreamImpl& s = *impl_;
   if (!host) return s.fail(BR_ERROR_INVALID_PARAMATER, "Stream write : the host pointer is NULL");
   if (!s.base) return s.fail(BR_ERROR_WRITE, "Stream write : the stream's declaration failed");
@@ -183,6 +188,7 @@ void StreamHandle::write(void* host, const char* /*flags*/) const {
 
 void StreamHandle::assign(const StreamHandle& source) {
   if (!impl_) return;
+  SessionLock lock(session_mutex());
   StreamImpl& s = *impl_;
   if (!source.impl_ || !source.impl_->base || !s.base)
     return s.fail(BR_ERROR_ASSIGN, "Stream assign : a stream's declaration failed");
@@ -195,6 +201,7 @@ void StreamHandle::assign(const StreamHandle& source) {
 
 void StreamHandle::set_property(const char* name, void* /*value*/) {
   if (!impl_) return;
+  SessionLock lock(session_mutex());
   // As Brook+: only a Direct3D stream has properties (d3dDevice,
   // d3dResource, shareHandle), and brook has no Direct3D to bind them to.
   if (impl_->interop.empty())
@@ -213,6 +220,7 @@ Device* StreamHandle::devices(unsigned* count) const {
 
 int StreamHandle::error() const {
   if (!impl_) return BR_NO_ERROR;
+  SessionLock lock(session_mutex());
   int e = impl_->first_error;
   impl_->first_error = BR_NO_ERROR;
   return e;
@@ -220,6 +228,7 @@ int StreamHandle::error() const {
 
 const char* StreamHandle::error_log() const {
   if (!impl_) return "";
+  SessionLock lock(session_mutex());
   impl_->log_returned = std::move(impl_->log);
   impl_->log.clear();
   return impl_->log_returned.c_str();
@@ -234,6 +243,7 @@ const unsigned* StreamHandle::dims() const {
 
 void StreamHandle::fail(int code, const std::string& text) const {
   if (!impl_) return;
+  SessionLock lock(session_mutex());
   impl_->fail(code, text);
 }
 

@@ -11,6 +11,7 @@
 // Nothing throws: a failure is an error code and a log entry on the stream.
 // Reads, writes and launches complete before they return, so isSync() is
 // always true and the "async" and "nocopy" flags change nothing observable.
+// Streams may be used and kernels launched from several threads at once.
 #pragma once
 
 #include "brook/Device.h"

@@ -135,6 +135,9 @@ BROOK_PLUS_VECTORS(unsigned short, "ushort")
 
 // A stream (or a domain view of one) on the process-wide engine. Copies share
 // the stream. No member throws: failures become error codes on the stream.
+// Every member is safe to call from any thread (Brook+'s MultiGPU and
+// MonteCarlo samples stream and launch from several): the library serializes
+// them on the process session's lock.
 class StreamHandle {
  public:
   StreamHandle() = default;
@@ -174,7 +177,9 @@ struct LaunchDomain {
 
 // One launch of a kernel or reduction of an embedded .br source; the
 // generated bindings push the arguments in order and run it. Errors land on
-// the output streams' error(), as in Brook+.
+// the output streams' error(), as in Brook+. It holds the process session's
+// lock from construction to destruction, so launches from several threads
+// run one at a time, each with its own arguments.
 class Launch {
  public:
   Launch(const char* source, const char* source_name, const char* function);
