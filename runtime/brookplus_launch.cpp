@@ -75,10 +75,12 @@ bool check_kernel_streams(const ast::FuncDecl& fn, const std::vector<StreamImpl*
   const StreamImpl* first = nullptr;  // the first regular (not scatter) output
   for (std::size_t i = 0; i < params && !first; ++i)
     if (streams[i] && fn.params[i]->pkind == ast::ParamKind::Out) first = streams[i];
-  if (!first) return true;
+  // A stream whose declaration failed has no extents to compare: the launch
+  // reports that instead.
+  if (!first || !first->base) return true;
   for (std::size_t i = 0; i < params; ++i) {
     const StreamImpl* in = streams[i];
-    if (in && fn.params[i]->pkind == ast::ParamKind::Input && in->dims != first->dims) {
+    if (in && in->base && fn.params[i]->pkind == ast::ParamKind::Input && in->dims != first->dims) {
       record(
           "Kernel Execution : Input stream dimension doesn't match with output dimension. "
           "An implicit resize is done to match output dimension. "

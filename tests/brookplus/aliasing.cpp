@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 // ---- what NAME.cpp of the bindings holds (brcc's form) ---------------------
 static const char brook_source[] = R"BROOK(
@@ -143,5 +144,15 @@ int main() {
   brook::Stream<float> total(1, d1);
   sum(a, total);
   show("sum(a<8>, total<1>)", total);
+  // An input whose declaration failed has no size to compare: the launch
+  // fails for that reason alone (BR_ERROR_KERNEL first, no resize entry).
+  unsigned int d0[] = {0};
+  brook::Stream<float> undeclared(0, d0);
+  add1(undeclared, c);
+  int e = c.error();
+  const char* log = c.errorLog();
+  std::printf("add1(undeclared, c): error %d, declaration named: %s, resize named: %s\n", e,
+              std::strstr(log, "declaration failed") ? "yes" : "no",
+              std::strstr(log, "resize") ? "yes" : "no");
   return 0;
 }
