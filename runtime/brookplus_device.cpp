@@ -3,9 +3,20 @@
 
 #include <cstring>
 
+#include "runtime/brookplus_impl.hpp"
+
 namespace brook {
 
+namespace {
+
+// What useDevices chose for the calling thread (Brook+'s choice is per
+// thread); null until it is called.
+thread_local Device* thread_device = nullptr;
+
+}  // namespace
+
 Device* getDevices(const char* type, unsigned int* count) {
+  // Function statics: made once even when threads ask at the same time.
   static Device cal("cal");
   static Device cpu("cpu");
   Device* found = nullptr;
@@ -17,8 +28,19 @@ Device* getDevices(const char* type, unsigned int* count) {
   return found;
 }
 
-void useDevices(Device*, unsigned int, unsigned int* old_count) {
+void useDevices(Device* devices, unsigned int count, unsigned int* old_count) {
   if (old_count) *old_count = 1;
+  if (devices && count > 0) thread_device = devices;
 }
+
+namespace plus {
+
+Device* current_device() {
+  if (thread_device) return thread_device;
+  unsigned count = 0;
+  return getDevices("all", &count);
+}
+
+}  // namespace plus
 
 }  // namespace brook

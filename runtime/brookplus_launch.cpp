@@ -1,6 +1,13 @@
 // One launch of a Brook+ binding (include/brook/KernelInterface.h): the
 // arguments become one Brook call entry on the process session, as the
 // embedding API's calls do; a failure lands on the output streams.
+//
+// A launch holds the session lock from its construction to its destruction:
+// its value arguments live in hidden globals of the session (per position),
+// which another thread's launch would otherwise overwrite between the push
+// and the run.
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -19,13 +26,76 @@ std::set<const char*>& loaded_sources() {
   return loaded;
 }
 
-bool is_output(ast::ParamKind k) {
-  return k == ast::ParamKind::Out || k == ast::ParamKind::Reduce;
+bool is_output(const ast::ParamDecl& p) {
+  return p.pkind == ast::ParamKind::Out || p.pkind == ast::ParamKind::Reduce || p.scatter;
+}
+
+// Brook+ refuses to bind one stream as both an input and an output of a
+// kernel unless this is set (to anything).
+bool aliasing_permitted() {
+  return std::getenv("BRT_PERMIT_READ_WRITE_ALIASING") != nullptr;
+}
+
+// Brook+'s checks of a map kernel's streams before it runs (its
+// KernelImpl::run), with its codes and texts, on every output: an input that
+// is also an output is refused (false: no launch) unless
+// BRT_PERMIT_READ_WRITE_ALIASING is set; a stream input whose extents differ
+// from the first output's is resampled to them (brook's rule, LANGUAGE.md) and
+// the outputs record that it was.
+// `streams`: each parameter's stream argument, or null.
+bool check_kernel_streams(const ast::FuncDecl& fn, const std::vector<StreamImpl*>& streams,
+                          const std::vector<StreamImpl*>& outputs) {
+  std::size_t params = streams.size();
+  auto record = [&](const char* text) {
+    for (StreamImpl* s : outputs) s->fail(BR_ERROR_INVALID_PARAMATER, text);
+  };
+  if (!aliasing_permitted()) {
+    for (std::size_t i = 0; i < params; ++i) {
+      const ast::ParamDecl& p = *fn.params[i];
+      if (!streams[i] || is_output(p)) continue;
+      for (StreamImpl* o : outputs) {
+        if (o != streams[i]) continue;
+        record(
+            "Kernel Execution : Input stream is same as output stream.\n"
+            "Binding kernels read-write is prohibited.\n");
+        // Brook+ also told the console how to allow it (on stdout; here on
+        // stderr, which is for diagnostics).
+        std::fflush(stdout);
+        std::fputs(
+            "Kernel Execution Error: Input stream is same as output stream.\n"
+            "Binding kernels read-write is prohibited.\n"
+            "Environment variable BRT_PERMIT_READ_WRITE_ALIASING can be used to allow "
+            "input-output aliasing.\n"
+            "But the results can be unpredictable.\n",
+            stderr);
+        return false;
+      }
+    }
+  }
+  const StreamImpl* first = nullptr;  // the first regular (not scatter) output
+  for (std::size_t i = 0; i < params && !first; ++i)
+    if (streams[i] && fn.params[i]->pkind == ast::ParamKind::Out) first = streams[i];
+  // A stream whose declaration failed has no extents to compare: the launch
+  // reports that instead.
+  if (!first || !first->base) return true;
+  for (std::size_t i = 0; i < params; ++i) {
+    const StreamImpl* in = streams[i];
+    if (in && in->base && fn.params[i]->pkind == ast::ParamKind::Input && in->dims != first->dims) {
+      record(
+          "Kernel Execution : Input stream dimension doesn't match with output dimension. "
+          "An implicit resize is done to match output dimension. "
+          "In the next release this feature will be deprecated\n");
+      break;  // one entry however many inputs differ, as Brook+
+    }
+  }
+  return true;
 }
 
 }  // namespace
 
 struct Launch::State {
+  // First, so it is released last.
+  std::unique_lock<std::recursive_mutex> lock{session_mutex()};
   const char* source;
   std::string source_name;
   std::string function;
@@ -126,9 +196,12 @@ void Launch::run(LaunchDomain* domain) {
     if (!f || (f->fkind != ast::FuncKind::Kernel && f->fkind != ast::FuncKind::Reduce))
       api::detail::Session::fail("no kernel or reduction named '" + st.function + "'");
     const ast::FuncDecl& fn = f->defined();
-    for (std::size_t i = 0; i < st.args.size() && i < fn.params.size(); ++i)
-      if (st.args[i].stream && is_output(fn.params[i]->pkind))
-        outputs.push_back(st.args[i].stream.get());
+    std::size_t params = std::min(st.args.size(), fn.params.size());
+    for (std::size_t i = 0; i < params; ++i)
+      if (st.args[i].stream && is_output(*fn.params[i])) outputs.push_back(st.args[i].stream.get());
+    std::vector<StreamImpl*> streams(params);
+    for (std::size_t i = 0; i < params; ++i) streams[i] = st.args[i].stream.get();
+    if (f->fkind == ast::FuncKind::Kernel && !check_kernel_streams(fn, streams, outputs)) return;
     std::string text = st.function + "(";
     for (std::size_t i = 0; i < st.args.size(); ++i) {
       State::Argument& a = st.args[i];

@@ -6,6 +6,18 @@
 
 #include "runtime/brookplus_impl.hpp"
 
+std::size_t StreamImpl::count() const {
+  std::size_t n = 1;
+  for (unsigned d : dims) n *= d;
+  return n;
+}
+
+void StreamImpl::fail(int code, const std::string& text) {
+  if (first_error == brook::BR_NO_ERROR) first_error = code;
+  log += text;
+  if (log.empty() || log.back() != '\n') log += '\n';
+}
+
 namespace brook::plus {
 
 const std::shared_ptr<api::detail::Session>& process_session() {
@@ -15,18 +27,6 @@ const std::shared_ptr<api::detail::Session>& process_session() {
     return s;
   }();
   return session;
-}
-
-std::size_t StreamImpl::count() const {
-  std::size_t n = 1;
-  for (unsigned d : dims) n *= d;
-  return n;
-}
-
-void StreamImpl::fail(int code, const std::string& text) {
-  if (first_error == BR_NO_ERROR) first_error = code;
-  log += text;
-  if (log.empty() || log.back() != '\n') log += '\n';
 }
 
 std::string brook_text(const StreamImpl& s) {
@@ -76,10 +76,13 @@ void store_whole(const StreamImpl& s, std::vector<std::byte>& bytes) {
 }  // namespace
 
 StreamHandle::StreamHandle(const char* type, std::size_t element_size, unsigned rank,
-                           const unsigned* dims)
+                           const unsigned* dims, const char* interop)
     : impl_(std::make_shared<StreamImpl>()) {
+  SessionLock lock(session_mutex());
   impl_->type = type;
   impl_->element_size = element_size;
+  impl_->interop = interop ? interop : "";
+  impl_->device = current_device();
   if (rank < 1 || rank > 4 || !dims) {
     impl_->fail(BR_ERROR_DECLARATION,
                 "Stream declaration : the rank must be 1 to 4, not " + std::to_string(rank));
@@ -97,7 +100,12 @@ StreamHandle::StreamHandle(const char* type, std::size_t element_size, unsigned 
   }
 }
 
+StreamHandle::StreamHandle(::StreamImpl* impl) {
+  if (impl) impl_ = impl->shared_from_this();
+}
+
 StreamHandle StreamHandle::domain(const unsigned* start, const unsigned* end) const {
+  SessionLock lock(session_mutex());
   StreamHandle child;
   child.impl_ = std::make_shared<StreamImpl>();
   StreamImpl& c = *child.impl_;
@@ -131,6 +139,7 @@ StreamHandle StreamHandle::domain(const unsigned* start, const unsigned* end) co
 }
 
 StreamHandle StreamHandle::exec_domain(int threads) const {
+  SessionLock lock(session_mutex());
   StreamHandle clone = *this;
   clone.impl_ = std::make_shared<StreamImpl>(impl_ ? *impl_ : StreamImpl{});
   clone.impl_->first_error = BR_NO_ERROR;
@@ -144,6 +153,7 @@ StreamHandle StreamHandle::exec_domain(int threads) const {
 
 void StreamHandle::read(const void* host, const char* /*flags: synchronous either way*/) {
   if (!impl_) return;
+  SessionLock lock(session_mutex());
   StreamImpl& s = *impl_;
   if (!host) return s.fail(BR_ERROR_INVALID_PARAMATER, "Stream read : the host pointer is NULL");
   if (!s.base) return s.fail(BR_ERROR_READ, "Stream read : the stream's declaration failed");
@@ -161,6 +171,7 @@ void StreamHandle::read(const void* host, const char* /*flags: synchronous eithe
 
 void StreamHandle::write(void* host, const char* /*flags*/) const {
   if (!impl_) return;
+  SessionLock lock(session_mutex());
   StreamImpl& s = *impl_;
   if (!host) return s.fail(BR_ERROR_INVALID_PARAMATER, "Stream write : the host pointer is NULL");
   if (!s.base) return s.fail(BR_ERROR_WRITE, "Stream write : the stream's declaration failed");
@@ -177,6 +188,7 @@ void StreamHandle::write(void* host, const char* /*flags*/) const {
 
 void StreamHandle::assign(const StreamHandle& source) {
   if (!impl_) return;
+  SessionLock lock(session_mutex());
   StreamImpl& s = *impl_;
   if (!source.impl_ || !source.impl_->base || !s.base)
     return s.fail(BR_ERROR_ASSIGN, "Stream assign : a stream's declaration failed");
@@ -187,8 +199,28 @@ void StreamHandle::assign(const StreamHandle& source) {
   read(buffer.data(), nullptr);
 }
 
+void StreamHandle::set_property(const char* name, void* /*value*/) {
+  if (!impl_) return;
+  SessionLock lock(session_mutex());
+  // As Brook+: only a Direct3D stream has properties (d3dDevice,
+  // d3dResource, shareHandle), and brook has no Direct3D to bind them to.
+  if (impl_->interop.empty())
+    return impl_->fail(BR_ERROR_INVALID_PARAMATER,
+                       "Set Property : This is not an interoperable stream");
+  impl_->fail(BR_ERROR_NOT_SUPPORTED, std::string("Set Property : ") + (name ? name : "(null)") +
+                                          ": Direct3D interoperability is not supported");
+}
+
+Device* StreamHandle::devices(unsigned* count) const {
+  // As Brook+'s StreamData: no count, no answer.
+  if (!count) return nullptr;
+  *count = impl_ && impl_->device ? 1 : 0;
+  return impl_ ? impl_->device : nullptr;
+}
+
 int StreamHandle::error() const {
   if (!impl_) return BR_NO_ERROR;
+  SessionLock lock(session_mutex());
   int e = impl_->first_error;
   impl_->first_error = BR_NO_ERROR;
   return e;
@@ -196,6 +228,7 @@ int StreamHandle::error() const {
 
 const char* StreamHandle::error_log() const {
   if (!impl_) return "";
+  SessionLock lock(session_mutex());
   impl_->log_returned = std::move(impl_->log);
   impl_->log.clear();
   return impl_->log_returned.c_str();
@@ -209,7 +242,9 @@ const unsigned* StreamHandle::dims() const {
 }
 
 void StreamHandle::fail(int code, const std::string& text) const {
-  if (impl_) impl_->fail(code, text);
+  if (!impl_) return;
+  SessionLock lock(session_mutex());
+  impl_->fail(code, text);
 }
 
 }  // namespace brook::plus

@@ -34,7 +34,8 @@ class Device {
 Device* getDevices(const char* type, unsigned int* count);
 
 // Makes `devices` the ones the calling thread's later streams and kernels
-// use. With brook's single device this only checks its arguments;
+// use. brook has a single engine, so this changes only what the thread's
+// later streams' getDevices() names (the first of `devices`);
 // `old_count`, when not null, receives the count in use before (1).
 void useDevices(Device* devices, unsigned int count, unsigned int* old_count);
 

@@ -11,8 +11,10 @@
 // Nothing throws: a failure is an error code and a log entry on the stream.
 // Reads, writes and launches complete before they return, so isSync() is
 // always true and the "async" and "nocopy" flags change nothing observable.
+// Streams may be used and kernels launched from several threads at once.
 #pragma once
 
+#include "brook/Device.h"
 #include "brook/brookplus_core.h"
 
 namespace brook {
@@ -23,9 +25,13 @@ class Stream : public plus::StreamHandle {
   Stream() = default;
   Stream(unsigned short rank, const unsigned int* dims)
       : plus::StreamHandle(plus::StreamType<T>::name, sizeof(T), rank, dims) {}
-  // Brook+'s Direct3D form: the type ("d3d9") is accepted and ignored.
-  Stream(unsigned short rank, const unsigned int* dims, const char* /*type*/)
-      : Stream(rank, dims) {}
+  // Brook+'s Direct3D form (type "d3d9"): an ordinary stream here, whose
+  // setProperty() reports Direct3D as not supported.
+  Stream(unsigned short rank, const unsigned int* dims, const char* type)
+      : plus::StreamHandle(plus::StreamType<T>::name, sizeof(T), rank, dims, type ? type : "") {}
+  // Brook+'s internal form: shares the stream `impl` is (from operator
+  // StreamImpl*), as a copy would.
+  explicit Stream(::StreamImpl* impl) : plus::StreamHandle(impl) {}
 
   void read(const void* host, const char* flags = nullptr) {
     plus::StreamHandle::read(host, flags);
@@ -60,6 +66,13 @@ class Stream : public plus::StreamHandle {
   // The deep copy: same rank and extents.
   void assign(const Stream<T>& source) { plus::StreamHandle::assign(source); }
 
+  // Brook+ sets d3dDevice, d3dResource and shareHandle on a Direct3D stream;
+  // there is no Direct3D here, so each records an error on the stream.
+  void setProperty(const char* name, void* value) { plus::StreamHandle::set_property(name, value); }
+  // The device the stream lives on (brook has one): *count receives 1.
+  Device* getDevices(unsigned int* count) { return plus::StreamHandle::devices(count); }
+  operator ::StreamImpl*() const { return plus::StreamHandle::impl(); }
+
   bool isSync() const { return true; }
   void finish() {}
   BRerror error() { return static_cast<BRerror>(plus::StreamHandle::error()); }
@@ -80,14 +93,16 @@ class Stream : public plus::StreamHandle {
   }
 };
 
-// Brook+'s legacy free functions.
+}  // namespace brook
+
+// Brook+'s legacy free functions, global there. They take the stream by value
+// (a shallow copy, so the data still reaches the caller's stream), which lets
+// a temporary such as `s.domain(start, end)` be read or written.
 template <class T>
-void streamRead(Stream<T>& s, const void* host) {
+void streamRead(brook::Stream<T> s, const void* host) {
   s.read(host);
 }
 template <class T>
-void streamWrite(const Stream<T>& s, void* host) {
+void streamWrite(brook::Stream<T> s, void* host) {
   s.write(host);
 }
-
-}  // namespace brook

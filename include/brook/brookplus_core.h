@@ -11,8 +11,21 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <type_traits>
+// Brook+'s VectorDataType.h (under every Brook+ header) included <stdlib.h>
+// and <string.h>, and the SDK's hosts call memset, memcpy, strcmp, malloc and
+// printf with no include of their own: they compile only with these.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Brook+'s opaque stream object, a global name there: Stream<T> converts to a
+// StreamImpl* and back (sharing the stream). Defined inside the library.
+class StreamImpl;
 
 namespace brook {
+
+class Device;
 
 // Brook+'s error codes (its spelling, PARAMATER included), as Stream::error()
 // returns them.
@@ -32,7 +45,29 @@ enum BRerror {
 
 namespace plus {
 
+// Which of Brook+'s pointer conversions its host vector of T had (its
+// VectorDataType.h), so `float4 t; t[0] = 1;`, `memcpy(d, u4, 16)` and an
+// int2 passed as `const int*` compile as they did there: float2..4 only
+// `operator float*()`; the int, uint, char, uchar, short and ushort vectors
+// that and `operator const T*() const`; double2 none (nor do double3/4,
+// which Brook+ lacked).
+template <class T>
+inline constexpr bool vector_to_pointer = !std::is_same_v<T, double>;
+template <class T>
+inline constexpr bool vector_to_const_pointer =
+    !std::is_same_v<T, double> && !std::is_same_v<T, float>;
+
 // Host vectors with Brook's layout: N packed components named x, y, z, w.
+// (A standard-layout struct of N packed T: its address is its first
+// component's, and the pointer spans the whole vector, as Brook+'s cast of
+// `this` did.)
+#define BROOK_PLUS_VECTOR_POINTERS                                \
+  operator T*() requires vector_to_pointer<T> {                   \
+    return reinterpret_cast<T*>(this);                            \
+  }                                                               \
+  operator const T*() const requires vector_to_const_pointer<T> { \
+    return reinterpret_cast<const T*>(this);                      \
+  }
 template <class T, int N>
 struct Vector;
 template <class T>
@@ -40,19 +75,23 @@ struct Vector<T, 2> {
   T x{}, y{};
   constexpr Vector() = default;
   constexpr Vector(T x_, T y_ = T()) : x(x_), y(y_) {}
+  BROOK_PLUS_VECTOR_POINTERS
 };
 template <class T>
 struct Vector<T, 3> {
   T x{}, y{}, z{};
   constexpr Vector() = default;
   constexpr Vector(T x_, T y_ = T(), T z_ = T()) : x(x_), y(y_), z(z_) {}
+  BROOK_PLUS_VECTOR_POINTERS
 };
 template <class T>
 struct Vector<T, 4> {
   T x{}, y{}, z{}, w{};
   constexpr Vector() = default;
   constexpr Vector(T x_, T y_ = T(), T z_ = T(), T w_ = T()) : x(x_), y(y_), z(z_), w(w_) {}
+  BROOK_PLUS_VECTOR_POINTERS
 };
+#undef BROOK_PLUS_VECTOR_POINTERS
 
 // The Brook name of a stream element type. Brook+'s brcc wrote one
 // specialization per struct of a .br file; `brook cc` does the same.
@@ -94,31 +133,39 @@ BROOK_PLUS_VECTORS(unsigned short, "ushort")
 #undef BROOK_PLUS_VECTORS
 #undef BROOK_PLUS_ELEMENT
 
-struct StreamImpl;
-
 // A stream (or a domain view of one) on the process-wide engine. Copies share
 // the stream. No member throws: failures become error codes on the stream.
+// Every member is safe to call from any thread (Brook+'s MultiGPU and
+// MonteCarlo samples stream and launch from several): the library serializes
+// them on the process session's lock.
 class StreamHandle {
  public:
   StreamHandle() = default;
   // dims[0] is the fastest extent (Brook+'s order, the reverse of a .br
-  // declaration's).
-  StreamHandle(const char* type, std::size_t element_size, unsigned rank, const unsigned* dims);
+  // declaration's). `interop` is the Direct3D form's type ("d3d9"), or null.
+  StreamHandle(const char* type, std::size_t element_size, unsigned rank, const unsigned* dims,
+               const char* interop = nullptr);
+  // Shares the stream `impl` belongs to (null: a handle to no stream).
+  explicit StreamHandle(::StreamImpl* impl);
 
   StreamHandle domain(const unsigned* start, const unsigned* end) const;
   StreamHandle exec_domain(int threads) const;
   void read(const void* host, const char* flags);
   void write(void* host, const char* flags) const;
   void assign(const StreamHandle& source);
+  void set_property(const char* name, void* value);
+  // The devices the stream lives on: *count receives 1 (0 for no stream).
+  Device* devices(unsigned* count) const;
   int error() const;              // the first error since the last call, then cleared
   const char* error_log() const;  // every error's text since the last call, then cleared
   unsigned rank() const;
   const unsigned* dims() const;  // rank() extents, fastest first
   void fail(int code, const std::string& text) const;
+  ::StreamImpl* impl() const { return impl_.get(); }
 
  private:
   friend class Launch;
-  std::shared_ptr<StreamImpl> impl_;
+  std::shared_ptr<::StreamImpl> impl_;
 };
 
 // What EXTENDCLASS's domainOffset/domainSize set for a kernel's next launch.
@@ -130,7 +177,9 @@ struct LaunchDomain {
 
 // One launch of a kernel or reduction of an embedded .br source; the
 // generated bindings push the arguments in order and run it. Errors land on
-// the output streams' error(), as in Brook+.
+// the output streams' error(), as in Brook+. It holds the process session's
+// lock from construction to destruction, so launches from several threads
+// run one at a time, each with its own arguments.
 class Launch {
  public:
   Launch(const char* source, const char* source_name, const char* function);

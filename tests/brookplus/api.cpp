@@ -190,7 +190,9 @@ int main() {
   std::printf("null read: %d %s", int(in.error()), in.errorLog());
   std::printf("cleared: %d\n", int(in.error()));
   brook::Stream<float> wrong(1, n1);
-  scale(wrong, out, 1.0f);  // extents differ: Brook resamples, no error
+  scale(wrong, out, 1.0f);  // extents differ: resampled, and Brook+'s entry on the output
+  std::printf("resampled input: %d", int(out.error()));
+  std::printf(" %s", out.errorLog());
   unsigned int bad_start[] = {5}, bad_end[] = {9};
   brook::Stream<float> outside = out.domain(bad_start, bad_end);
   std::printf("domain: %d\n", int(outside.error()));
