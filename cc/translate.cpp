@@ -159,6 +159,7 @@ class Generator {
   // A host function whose parameters and result C++ can pass by value runs in
   // brook's host interpreter; others are named in a comment.
   void host(const ast::FuncDecl& f) {
+    ++host_functions_;
     std::string why;
     std::vector<std::string> params;
     for (const auto& p : f.params) {
@@ -202,6 +203,7 @@ class Generator {
     std::string why;
   };
   const std::vector<LeftOut>& left_out() const { return left_out_; }
+  int host_functions() const { return host_functions_; }
 
  private:
   std::string param(const ast::ParamDecl& p, bool reduce_as_value) {
@@ -296,6 +298,7 @@ class Generator {
   CxxTypes types_;
   Emitted out_;
   std::vector<LeftOut> left_out_;
+  int host_functions_ = 0;
 };
 
 bool write_file(const fs::path& path, const std::string& text) {
@@ -435,7 +438,12 @@ int translate(const Request& request) {
   for (char c : stem) ident += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   const std::string plus_source = "brook_cc_plus_source_" + ident;
   const std::string plus_name = "brook_cc_plus_name_" + ident;
-  const bool brookgenfiles = base.parent_path().filename() == "brookgenfiles";
+  // Included alone, the header is Brook+'s where Brook+'s brcc would have
+  // written it: in brookgenfiles/, for a .br of kernels and reductions only
+  // (Brook+ had no host code in .br files; examples/cxx, whose .br has, is
+  // an embedding host in brookgenfiles/ too).
+  const bool brookplus_alone = base.parent_path().filename() == "brookgenfiles" &&
+                               gen.host_functions() == 0 && !has_main && !has_statements;
   std::vector<const ast::Program*> programs;
   for (const auto& program : engine.front_end().programs()) programs.push_back(program.get());
 
@@ -445,10 +453,10 @@ int translate(const Request& request) {
       "#if defined(BROOK_CC_BROOKPLUS) || (!defined(BROOK_BROOK_HPP) && "
       "!defined(BROOK_CC_BROOKGPU) && \\\n"
       "                                    (defined(BROOK_CC_TYPE_float2) || " +
-      std::string(brookgenfiles ? "1" : "0") +
+      std::string(brookplus_alone ? "1" : "0") +
       "))\n"
-      "// A Brook+ host (brook/Stream.h included first, or this header alone in\n"
-      "// brookgenfiles/, where Brook+'s brcc wrote it): Brook+'s bindings.\n";
+      "// A Brook+ host (brook/Stream.h included first, or this header alone when\n"
+      "// it is in brookgenfiles/ with kernels only, as Brook+'s brcc wrote it).\n";
   header += brookplus_inline_bindings(programs, plus_source, plus_name);
   header += "#else\n// A BrookGPU or embedding host: brook/brook.hpp's API.\n";
   header += support_text();

@@ -165,7 +165,7 @@ std::string command_usage(const std::string& command) {
            "process-wide engine ($BROOK_BACKEND, default jit); a .br main becomes the C++ main.\n"
            "Build them against the installed package (brook_add_kernels(), pkg-config brook).\n"
            "The header serves a BrookGPU host (it includes <brook/brook.hpp> first) and a\n"
-           "Brook+ one (brook/Stream.h first, or the header alone in brookgenfiles/).\n" +
+           "Brook+ one (brook/Stream.h first, or alone in brookgenfiles/ for kernels only).\n" +
            option_lines(
                {{"-o NAME", "write NAME.h and NAME.cpp (NAME may name a folder: gen/prog)"},
                 {"--brookplus", "write Brook+'s bindings only (functors over brook/Stream.h)"},
