@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -434,8 +435,16 @@ int translate(const Request& request) {
   // float4), so the .cpp defines the embedding half and the Brook+ half is
   // inline here over the Brook source the .cpp defines. Define
   // BROOK_CC_BROOKPLUS or BROOK_CC_BROOKGPU to choose.
+  // The symbols are external: named by the stem and a hash of the output's
+  // path, so two generated files of one stem can share a program.
   std::string ident;
   for (char c : stem) ident += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  uint32_t hash = 2166136261u;  // FNV-1a: the same on every build of brook
+  for (char c : fs::absolute(base).lexically_normal().string())
+    hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", hash);
+  ident += std::string("_") + hex;
   const std::string plus_source = "brook_cc_plus_source_" + ident;
   const std::string plus_name = "brook_cc_plus_name_" + ident;
   // Included alone, the header is Brook+'s where Brook+'s brcc would have
