@@ -1,11 +1,15 @@
 // BrookGPU's multibackend test's shape: several host threads use brook at
 // once, from before anything is loaded (the first launches race to load the
-// kernels), each on its own streams, many times; every result is checked.
-// The expected output (main.out) is derived by hand.
+// kernels), each on its own streams, many times, through BrookGPU's
+// interface and the embedding API's (the generated header's typed forms on
+// the same process-wide engine); every result is checked. The expected
+// output (main.out) is derived by hand.
 #include <brook/brook.hpp>
 
 #include <thread>
 #include <vector>
+
+#include "kernels.h"
 
 void scale(::brook::stream a, const float& k, ::brook::stream b);
 void total(::brook::stream a, float& s);
@@ -35,6 +39,16 @@ int main() {
         float s = 0;
         total(a, s);
         if (s != static_cast<float>(256000 * t + 32640)) ++bad[t];
+        // The same through brook::Stream<float> handles.
+        brook::Stream<float> x = brook_cc::stream<float>({kN}), y = brook_cc::stream<float>({kN});
+        x.read(in);
+        scale(x, k + 1.0f, y);
+        std::vector<float> got = y.to_vector();
+        for (int i = 0; i < kN; ++i)
+          if (got[i] != (k + 1.0f) * in[i] + 1.0f) {
+            ++bad[t];
+            break;
+          }
       }
     });
   }
