@@ -27,4 +27,12 @@ struct BrookPlusFiles {
 BrookPlusFiles brookplus_bindings(std::span<const ast::Program* const> programs,
                                   std::span<const BrookSource> sources, std::string_view base);
 
+// The same bindings for the Brook+ half of a default-mode header (`brook cc`
+// without --brookplus): the struct definitions and functor classes with
+// their launches inline, over the Brook source in `source_symbol` (a char
+// array) named by `name_symbol`, which the generated .cpp defines.
+std::string brookplus_inline_bindings(std::span<const ast::Program* const> programs,
+                                      const std::string& source_symbol,
+                                      const std::string& name_symbol);
+
 }  // namespace brook::cc

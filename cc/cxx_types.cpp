@@ -68,6 +68,14 @@ std::string CxxTypes::brookgpu_type_list(const Type* t) {
   return list + "::brook::__BRTNONE";
 }
 
+void CxxTypes::add_typedef(const Type* t, const std::string& name) {
+  const std::string cxx = spell(t);
+  if (cxx.empty() || cxx == name) return;
+  const std::string guard = "BROOK_CC_TYPEDEF_" + name;
+  definitions_ +=
+      "#ifndef " + guard + "\n#define " + guard + "\ntypedef " + cxx + " " + name + ";\n#endif\n\n";
+}
+
 void CxxTypes::define(const Type* t) {
   if (!defined_.insert(t).second) return;
   // Brook's name for the type: an anonymous struct goes by its typedef name.

@@ -28,6 +28,11 @@ class CxxTypes {
     anonymous_.emplace(t, typedef_name);
   }
 
+  // `typedef struct tag { ... } Name;`: Name too, after tag's definition
+  // (BrookGPU programs make streams of Name). Nothing when `t` has no C++
+  // spelling or is spelled `name` already.
+  void add_typedef(const Type* t, const std::string& name);
+
   // BrookGPU's element type list for struct `t` (getStreamType's
   // specialization, as brcc generated it): one code per field, when every
   // field is a float, float2..4, double or double2; "" otherwise, or when `t`

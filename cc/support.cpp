@@ -6,13 +6,14 @@
 namespace brook::cc {
 
 const char* support_text() {
-  return R"brook_cc(#ifndef BROOK_CC_SUPPORT_3
-#define BROOK_CC_SUPPORT_3
+  return R"brook_cc(#ifndef BROOK_CC_SUPPORT_4
+#define BROOK_CC_SUPPORT_4
 #include <brook/brook.hpp>
 
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,6 +61,7 @@ struct Embed {
 // objects live on too. Each registered file adds its -D and -I options
 // before it is loaded.
 inline brook::Engine& raw_engine() {
+  std::lock_guard<std::recursive_mutex> lock(::brook::api::detail::process_session_mutex());
   brook::Engine& e = brook::shared_engine();
   for (const Source& s : pending_sources()) e.add_preprocessor_options(s.defines, s.include_dirs);
   for (const EmbeddedFile& f : embedded_files()) e.embed_file(f.path, f.text);
@@ -67,13 +69,19 @@ inline brook::Engine& raw_engine() {
   return e;
 }
 // The engine with every registered file loaded (top-level statements run).
+// Under the process lock, each file is loaded completely, and once, before
+// any thread goes on to a launch (which holds the lock too); one that fails
+// to load is not tried again.
 inline brook::Engine& engine() {
+  std::lock_guard<std::recursive_mutex> lock(::brook::api::detail::process_session_mutex());
   brook::Engine& e = raw_engine();
   std::vector<Source>& pending = pending_sources();
   while (!pending.empty()) {
-    Source s = pending.front();
-    pending.erase(pending.begin());
-    e.load_source(s.text, s.name);
+    struct Done {  // leaves the list after its load, thrown or not
+      std::vector<Source>& list;
+      ~Done() { list.erase(list.begin()); }
+    } done{pending};
+    e.load_source(pending.front().text, pending.front().name);
   }
   return e;
 }
@@ -84,6 +92,7 @@ inline brook::Engine& engine() {
 inline int run_main(int argc, char** argv) {
   int status = 1;
   try {
+    std::lock_guard<std::recursive_mutex> lock(::brook::api::detail::process_session_mutex());
     brook::Engine& e = raw_engine();
     std::vector<Source>& pending = pending_sources();
     while (!pending.empty()) {
@@ -110,6 +119,7 @@ struct element {
 // A new zeroed stream of T on the process-wide engine (extents slowest first).
 template <class T>
 brook::Stream<T> stream(std::initializer_list<int64_t> extents) {
+  std::lock_guard<std::recursive_mutex> lock(::brook::api::detail::process_session_mutex());
   if constexpr (element<T>::name != nullptr) {
     return engine().stream<T>(element<T>::name, extents);
   } else {
@@ -118,7 +128,7 @@ brook::Stream<T> stream(std::initializer_list<int64_t> extents) {
 }
 
 }  // namespace brook_cc
-#endif  // BROOK_CC_SUPPORT_3
+#endif  // BROOK_CC_SUPPORT_4
 
 )brook_cc";
 }

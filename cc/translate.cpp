@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -74,6 +76,13 @@ struct Emitted {
   std::string definitions;
 };
 
+// Every wrapper holds the process-wide lock from loading the registered
+// sources to the end of its launch: any thread may call it (Brook+ programs
+// launch from several), and the shared engine is one.
+constexpr const char* kLock =
+    "std::lock_guard<std::recursive_mutex> "
+    "brook_lock(::brook::api::detail::process_session_mutex());\n  ";
+
 bool is_stream_param(const ast::ParamDecl& p) {
   switch (p.pkind) {
     case ast::ParamKind::Input:
@@ -121,7 +130,8 @@ class Generator {
         return;
       }
     }
-    add(f, "void", params, "brook_cc::engine().call(\"" + f.name + "\"" + arg_list(f) + ");");
+    add(f, "void", params,
+        std::string(kLock) + "brook_cc::engine().call(\"" + f.name + "\"" + arg_list(f) + ");");
     brookgpu_form(f, "call", false);
   }
 
@@ -141,7 +151,8 @@ class Generator {
         continue;
       }
       add(f, "void", params,
-          "brook_cc::engine().reduce_call(\"" + f.name + "\"" + arg_list(f) + ");");
+          std::string(kLock) + "brook_cc::engine().reduce_call(\"" + f.name + "\"" + arg_list(f) +
+              ");");
       brookgpu_form(f, "reduce_call", as_value);
     }
   }
@@ -149,12 +160,13 @@ class Generator {
   // A host function whose parameters and result C++ can pass by value runs in
   // brook's host interpreter; others are named in a comment.
   void host(const ast::FuncDecl& f) {
+    ++host_functions_;
     std::string why;
     std::vector<std::string> params;
     for (const auto& p : f.params) {
       std::string d =
           p->type && !p->type->is_array() ? types_.declare(p->type, param_name(*p)) : "";
-      if (d.empty())
+      if (d.empty() && why.empty())  // the first such parameter
         why = "parameter '" + p->name + "' has type '" + (p->type ? p->type->name() : "?") + "'";
       params.push_back(d);
     }
@@ -166,12 +178,18 @@ class Generator {
       out_.declarations +=
           "// " + f.name + "(): not callable from C++ in this version: " + why +
           " (host functions run in brook's interpreter, whose memory is its own)\n";
+      left_out_.push_back(
+          {f.loc, "host function '" + f.name +
+                      "' is left out of the generated C++ (not callable from C++): " + why +
+                      "; host functions run in brook's interpreter, whose "
+                      "memory is its own"});
       return;
     }
-    std::string call = "brook_cc::engine().invoke";
+    std::string call = std::string(kLock) + "brook_cc::engine().invoke";
     if (result != "void") call += "<" + result + ">";
     call += "(\"" + f.name + "\"" + arg_list(f) + ")";
-    add(f, result, params, (result == "void" ? "" : "return ") + call + ";");
+    add(f, result, params,
+        call.insert(std::strlen(kLock), result == "void" ? "" : "return ") + ";");
   }
 
   void skip(const ast::FuncDecl& f, const std::string& why) {
@@ -180,6 +198,13 @@ class Generator {
 
   CxxTypes& types() { return types_; }
   const Emitted& emitted() const { return out_; }
+  // The functions left out of the output, and why (printed as warnings).
+  struct LeftOut {
+    SourceLoc loc;
+    std::string why;
+  };
+  const std::vector<LeftOut>& left_out() const { return left_out_; }
+  int host_functions() const { return host_functions_; }
 
  private:
   std::string param(const ast::ParamDecl& p, bool reduce_as_value) {
@@ -195,14 +220,20 @@ class Generator {
       std::string t = types_.spell(p.type);
       return t.empty() ? "" : t + "& " + name;
     }
-    std::string d = types_.declare(p.type, name);
-    return d.empty() || (p.type && p.type->is_array()) ? "" : d;
+    // Constants as brcc declared them (`const float2& p`), which BrookGPU
+    // applications copy into their own prototypes; values bind to it too.
+    if (!p.type || p.type->is_array()) return "";
+    std::string t = types_.spell(p.type);
+    return t.empty() ? "" : "const " + t + "& " + name;
   }
 
   // The signature BrookGPU's brcc gave the same kernel, which BrookGPU
   // applications declare in their own headers: every stream, gather and
-  // iterator a `::brook::stream` by value, constants `const T`, a reduction
-  // into a host variable by reference.
+  // iterator a `::brook::stream` by value, constants `const T&`, a reduction
+  // into a host variable by reference. The .cpp also defines the form with
+  // constants by value (`const T`), which earlier `brook cc` output had and
+  // hosts' prototypes may name; the header declares only the first, so no
+  // call is ambiguous.
   void brookgpu_form(const ast::FuncDecl& f, const char* launch, bool reduce_as_value) {
     // Without a stream parameter the two forms would be one signature.
     bool any_stream = false;
@@ -210,7 +241,7 @@ class Generator {
       any_stream = any_stream || is_stream_param(*p) ||
                    (p->pkind == ast::ParamKind::Reduce && !reduce_as_value);
     if (!any_stream) return;
-    std::vector<std::string> params;
+    std::vector<std::string> params, by_value;
     std::string args;
     for (const auto& p : f.params) {
       std::string name = param_name(*p);
@@ -219,18 +250,28 @@ class Generator {
       if (as_stream) {
         params.push_back(std::string(p->pkind == ast::ParamKind::Iter ? "::brook::iter " : "::brook::stream ") +
                          name);
+        by_value.push_back(params.back());
         args += ", " + name + ".handle()";
         continue;
       }
       std::string d = param(*p, reduce_as_value);
       if (d.empty()) return;
-      params.push_back(p->pkind == ast::ParamKind::Reduce ? d : "const " + d);
+      params.push_back(d);
+      by_value.push_back(
+          p->pkind == ast::ParamKind::Reduce ? d : "const " + types_.declare(p->type, name));
       args += ", " + name;
     }
+    const std::string body =
+        std::string(kLock) + "brook_cc::engine()." + launch + "(\"" + f.name + "\"" + args + ");";
     out_.declarations += "#ifndef BROOK_NO_BROOKGPU_API\n";
     out_.definitions += "#ifndef BROOK_NO_BROOKGPU_API\n";
-    add(f, "void", params,
-        std::string("brook_cc::engine().") + launch + "(\"" + f.name + "\"" + args + ");");
+    add(f, "void", params, body);
+    if (by_value != params) {
+      out_.definitions +=
+          "// The form with constants by value (earlier `brook cc` output), for prototypes naming "
+          "it.\n";
+      out_.definitions += signature(f, "void", by_value) + " {\n  " + body + "\n}\n\n";
+    }
     out_.declarations += "#endif\n";
     out_.definitions += "#endif\n";
   }
@@ -241,17 +282,24 @@ class Generator {
     return out;
   }
 
-  void add(const ast::FuncDecl& f, const std::string& result,
-           const std::vector<std::string>& params, const std::string& body) {
+  static std::string signature(const ast::FuncDecl& f, const std::string& result,
+                               const std::vector<std::string>& params) {
     std::string sig = result + " " + f.name + "(";
     for (size_t i = 0; i < params.size(); ++i) sig += (i ? ", " : "") + params[i];
-    sig += ")";
+    return sig + ")";
+  }
+
+  void add(const ast::FuncDecl& f, const std::string& result,
+           const std::vector<std::string>& params, const std::string& body) {
+    std::string sig = signature(f, result, params);
     out_.declarations += sig + ";\n";
     out_.definitions += sig + " {\n  " + body + "\n}\n\n";
   }
 
   CxxTypes types_;
   Emitted out_;
+  std::vector<LeftOut> left_out_;
+  int host_functions_ = 0;
 };
 
 bool write_file(const fs::path& path, const std::string& text) {
@@ -313,6 +361,7 @@ int translate(const Request& request) {
   // first (a kernel's parameter may use either), then each defined in the
   // header with BrookGPU's getStreamType list where it has one.
   std::vector<const Type*> structs;
+  std::vector<std::pair<const Type*, std::string>> tag_typedefs;  // typedef struct tag {…} Name;
   for (const auto& program : engine.front_end().programs()) {
     for (const ast::StmtPtr& item : program->items) {
       const auto* ds = item->as<ast::DeclStmt>();
@@ -323,6 +372,8 @@ int translate(const Request& request) {
           if (t && t->is_struct() && t->decl && t->decl->name.empty()) {
             gen.types().name_anonymous(t, td->name);
             structs.push_back(t);
+          } else if (t && t->is_struct() && t->decl && t->decl->name != td->name) {
+            tag_typedefs.emplace_back(t, td->name);
           }
         } else if (const auto* sd = d->as<ast::StructDecl>()) {
           if (sd->is_definition && sd->type && !sd->name.empty()) structs.push_back(sd->type);
@@ -331,6 +382,7 @@ int translate(const Request& request) {
     }
   }
   for (const Type* t : structs) gen.brookgpu_stream_type(t);
+  for (const auto& [t, name] : tag_typedefs) gen.types().add_typedef(t, name);
   bool has_main = false;
   bool has_statements = false;  // top-level statements `brook run` would run
   for (const auto& program : engine.front_end().programs()) {
@@ -358,19 +410,82 @@ int translate(const Request& request) {
     }
   }
 
+  // A host function left out is a link error in the C++ program that calls
+  // it: say so here, where the reason is known.
+  for (const Generator::LeftOut& w : gen.left_out()) {
+    const SourceManager& sm = engine.front_end().sources();
+    std::cerr << (w.loc.valid() ? sm.path(w.loc.file) + ":" + std::to_string(w.loc.line) + ":" +
+                                      std::to_string(w.loc.col) + ": "
+                                : std::string())
+              << "warning: " << w.why << "\n";
+  }
+
   std::string stem = base.filename().string();
   std::string sources;
   for (const std::string& s : request.inputs) sources += " " + s;
   std::string banner = "// Generated by `brook cc` from" + sources + "; do not edit.\n";
 
+  // One header for both kinds of host, chosen when it is included: a host
+  // that included <brook/brook.hpp> first (BrookGPU's applications, before
+  // their kernel prototypes; embedders) gets the embedding API's bindings
+  // and BrookGPU's; a Brook+ host, which includes only the generated header
+  // (brcc's brookgenfiles/NAME.h) or Brook+'s own headers first, gets
+  // Brook+'s functors over brook/Stream.h, as brcc wrote them. The two
+  // cannot share a translation unit (each defines brook::Stream and
+  // float4), so the .cpp defines the embedding half and the Brook+ half is
+  // inline here over the Brook source the .cpp defines. Define
+  // BROOK_CC_BROOKPLUS or BROOK_CC_BROOKGPU to choose.
+  // The symbols are external: named by the stem and a hash of the output's
+  // path, so two generated files of one stem can share a program.
+  std::string ident;
+  for (char c : stem) ident += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  uint32_t hash = 2166136261u;  // FNV-1a: the same on every build of brook
+  for (char c : fs::absolute(base).lexically_normal().string())
+    hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", hash);
+  ident += std::string("_") + hex;
+  const std::string plus_source = "brook_cc_plus_source_" + ident;
+  const std::string plus_name = "brook_cc_plus_name_" + ident;
+  // Included alone, the header is Brook+'s where Brook+'s brcc would have
+  // written it: in brookgenfiles/, for a .br of kernels and reductions only
+  // (Brook+ had no host code in .br files; examples/cxx, whose .br has, is
+  // an embedding host in brookgenfiles/ too).
+  const bool brookplus_alone = base.parent_path().filename() == "brookgenfiles" &&
+                               gen.host_functions() == 0 && !has_main && !has_statements;
+  std::vector<const ast::Program*> programs;
+  for (const auto& program : engine.front_end().programs()) programs.push_back(program.get());
+
   std::string header =
       banner + "#ifndef " + guard_of(stem) + "\n#define " + guard_of(stem) + "\n\n";
+  header +=
+      "#if defined(BROOK_CC_BROOKPLUS) || (!defined(BROOK_BROOK_HPP) && "
+      "!defined(BROOK_CC_BROOKGPU) && \\\n"
+      "                                    (defined(BROOK_CC_TYPE_float2) || " +
+      std::string(brookplus_alone ? "1" : "0") +
+      "))\n"
+      "// A Brook+ host (brook/Stream.h included first, or this header alone when\n"
+      "// it is in brookgenfiles/ with kernels only, as Brook+'s brcc wrote it).\n";
+  header += brookplus_inline_bindings(programs, plus_source, plus_name);
+  header += "#else\n// A BrookGPU or embedding host: brook/brook.hpp's API.\n";
   header += support_text();
   header += gen.types().definitions();
   header += gen.emitted().declarations;
-  header += "\n#endif\n";
+  header += "#endif\n\n#endif\n";
 
-  std::string source = banner + "#include \"" + stem + ".h\"\n\nnamespace {\n\n";
+  std::string plus_text;
+  for (const std::string& t : texts) plus_text += t + (t.empty() || t.back() == '\n' ? "" : "\n");
+  std::string source = banner + "#include <brook/brook.hpp>\n\n#include \"" + stem + ".h\"\n\n";
+  source += "// The Brook source of the header's Brook+ bindings, loaded before a Brook+\n";
+  source += "// program's first stream is made (libbrook).\n";
+  source += "extern const char " + plus_source + "[] = " + raw_literal(plus_text) + ";\n";
+  source += "extern const char " + plus_name + "[] = " + quoted(request.inputs[0]) + ";\n";
+  source +=
+      "namespace brook::plus {\nvoid register_source(const char* text, const char* name);\n}\n\n";
+  source += "namespace {\n\n";
+  source +=
+      "[[maybe_unused]] const bool kRegisteredBrookPlus =\n    (::brook::plus::register_source(" +
+      plus_source + ", " + plus_name + "), true);\n\n";
   std::string defines;
   for (const std::string& d : request.preprocess.defines)
     defines += (defines.empty() ? "" : ", ") + quoted(d);

@@ -6,6 +6,18 @@
 
 namespace brook::cli {
 
+// Flags of BrookGPU's brcc (brcc/main.cpp: -k -n -t -y -A -N -v -d, -p
+// SHADER, -w SIZE) and Brook+'s (-r -pp -e -a -c -k, -p cal|cpu), which SDK
+// makefiles pass. None changes what brook writes: brook always preprocesses,
+// type-checks, and compiles kernels for the backend chosen at run time.
+int brcc_flag_values(const std::string& flag) {
+  static const char* const kNoValue[] = {"-k", "-n", "-t",  "-y", "-A", "-N", "-v",
+                                         "-d", "-r", "-pp", "-e", "-a", "-c"};
+  for (const char* f : kNoValue)
+    if (flag == f) return 0;
+  return flag == "-p" || flag == "-w" ? 1 : -1;
+}
+
 int cmd_cc(CommandLine& cl) {
   cc::Request request;
   request.output = cl.output;
@@ -22,6 +34,12 @@ int cmd_cc(CommandLine& cl) {
         return 2;
       }
       request.output = cl.rest[++i];
+    } else if (int values = brcc_flag_values(cl.rest[i]); values >= 0) {
+      if (i + static_cast<size_t>(values) >= cl.rest.size()) {
+        std::cerr << "brook: option '" << cl.rest[i] << "' needs a value\n";
+        return 2;
+      }
+      i += static_cast<size_t>(values);  // brcc's flags after the files: ignored as before them
     } else if (!cl.rest[i].empty() && cl.rest[i][0] == '-') {
       std::cerr << "brook: cc: put option '" << cl.rest[i] << "' before the .br files\n";
       return 2;

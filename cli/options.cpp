@@ -163,10 +163,19 @@ std::string command_usage(const std::string& command) {
            "Translates the .br files into NAME.h and NAME.cpp (NAME: the first file's stem):\n"
            "one C++ function per kernel, reduction and host function, launching through one\n"
            "process-wide engine ($BROOK_BACKEND, default jit); a .br main becomes the C++ main.\n"
-           "Build them against the installed package (brook_add_kernels(), pkg-config brook).\n" +
-           option_lines({{"-o NAME", "write NAME.h and NAME.cpp (NAME may name a folder: gen/prog)"},
-                         {"--brookplus", "write Brook+'s bindings instead (functors over brook/Stream.h)"},
-                         kDefineOption, kIncludeOption, kErrorLimitOption, kHelpOption});
+           "Build them against the installed package (brook_add_kernels(), pkg-config brook).\n"
+           "The header serves a BrookGPU host (it includes <brook/brook.hpp> first) and a\n"
+           "Brook+ one (brook/Stream.h first, or alone in brookgenfiles/ for kernels only).\n" +
+           option_lines(
+               {{"-o NAME", "write NAME.h and NAME.cpp (NAME may name a folder: gen/prog)"},
+                {"--brookplus", "write Brook+'s bindings only (functors over brook/Stream.h)"},
+                {"-p TARGET, -w N", "brcc's shader target and workspace: ignored"},
+                {"-r -pp -e -a -c -k", "Brook+'s brcc flags: ignored"},
+                {"-v -n -d -t -y -A -N", "BrookGPU's brcc flags: ignored"},
+                kDefineOption,
+                kIncludeOption,
+                kErrorLimitOption,
+                kHelpOption});
   }
   if (command == "devices") {
     return "usage: brook devices\n"
@@ -233,6 +242,10 @@ bool looks_like_program(const std::string& word) {
 }
 
 }  // namespace
+
+// Whether `flag` is one of brcc's that `brook cc` accepts: -1 if not, else
+// how many values follow it (cli/cmd_cc.cpp).
+int brcc_flag_values(const std::string& flag);
 
 namespace {
 
@@ -337,6 +350,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args) {
       cl.output = value_of(a);
     } else if (a == "--brookplus" && cl.command == "cc") {
       cl.brookplus = true;
+    } else if (cl.command == "cc" && brcc_flag_values(a) >= 0) {
+      if (brcc_flag_values(a) > 0) value_of(a);  // makefiles written for brcc: ignored
     } else if (a == "-D" || a == "-I") {
       std::string v = value_of(a);
       (a == "-D" ? cl.engine.preprocess.defines : cl.engine.preprocess.include_dirs).push_back(v);

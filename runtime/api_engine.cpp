@@ -89,11 +89,30 @@ bool takes_stream(ast::ParamKind k) {
 
 namespace detail {
 
+// The process-wide session is shared by every thread of the program (Brook+'s
+// and BrookGPU's APIs, `brook cc`'s code): each Engine operation on it, and
+// each stream's release, holds process_session_mutex(). Separate engines stay
+// independent and unlocked.
+std::unique_lock<std::recursive_mutex> lock_session(const Session& session) {
+  return session.process_wide ? std::unique_lock(process_session_mutex())
+                              : std::unique_lock<std::recursive_mutex>();
+}
+
+// A new stream state whose release (its hidden stream freed in the session)
+// holds the process lock: the last handle may go on any thread.
+std::shared_ptr<StreamState> locked_state() {
+  return std::shared_ptr<StreamState>(new StreamState, [](StreamState* s) {
+    std::lock_guard lock(process_session_mutex());
+    delete s;
+  });
+}
+
 std::shared_ptr<StreamState> new_stream(const std::shared_ptr<Session>& session,
                                         std::string_view element_type, std::size_t element_size,
                                         std::span<const int64_t> extents) {
   if (extents.size() < 1 || extents.size() > 4) Session::fail("a stream has 1 to 4 extents");
-  auto state = std::make_shared<StreamState>();
+  auto lock = lock_session(*session);
+  auto state = locked_state();
   state->name = session->fresh_name();
   state->element_type = std::string(element_type);
   state->extents.assign(extents.begin(), extents.end());
@@ -143,6 +162,7 @@ std::size_t AnyStream::size() const {
 
 void AnyStream::read_bytes(const void* host, std::size_t bytes) {
   if (!state_) detail::Session::fail("read into an empty stream handle");
+  auto lock = detail::lock_session(*state_->session);
   std::string error;
   auto* p = static_cast<std::byte*>(const_cast<void*>(host));
   if (!state_->session->engine().stream_data(state_->name, true, std::span<std::byte>(p, bytes),
@@ -152,6 +172,7 @@ void AnyStream::read_bytes(const void* host, std::size_t bytes) {
 
 void AnyStream::write_bytes(void* host, std::size_t bytes) const {
   if (!state_) detail::Session::fail("write from an empty stream handle");
+  auto lock = detail::lock_session(*state_->session);
   std::string error;
   auto* p = static_cast<std::byte*>(host);
   if (!state_->session->engine().stream_data(state_->name, false, std::span<std::byte>(p, bytes),
@@ -168,6 +189,7 @@ Engine::Engine(Engine&&) noexcept = default;
 Engine& Engine::operator=(Engine&&) noexcept = default;
 
 void Engine::load_file(const std::string& path) {
+  auto lock = detail::lock_session(*session_);
   std::ifstream in(path, std::ios::binary);
   if (!in) detail::Session::fail("cannot read '" + path + "'");
   std::stringstream text;
@@ -176,10 +198,12 @@ void Engine::load_file(const std::string& path) {
 }
 
 void Engine::load_source(std::string_view source, std::string_view name) {
+  auto lock = detail::lock_session(*session_);
   session_->eval(std::string(name), std::string(source));
 }
 
 std::string Engine::eval(std::string_view entry) {
+  auto lock = detail::lock_session(*session_);
   // A stream or a view is described, not printed (the REPL prints it).
   if (auto shape = session_->engine().complete_entry(entry); shape && !shape->stream.empty()) {
     std::string type = session_->engine().type_of("<eval>", shape->stream);
@@ -189,11 +213,13 @@ std::string Engine::eval(std::string_view entry) {
 }
 
 void Engine::embed_file(std::string_view path, std::string_view text) {
+  auto lock = detail::lock_session(*session_);
   session_->engine().front_end().sources().embed_file(std::string(path), std::string(text));
 }
 
 void Engine::add_preprocessor_options(std::span<const std::string> defines,
                                       std::span<const std::string> include_dirs) {
+  auto lock = detail::lock_session(*session_);
   PreprocessOptions& o = session_->engine().front_end().preprocess_options();
   auto add = [](std::vector<std::string>& to, std::span<const std::string> from) {
     for (const std::string& s : from) {
@@ -205,14 +231,17 @@ void Engine::add_preprocessor_options(std::span<const std::string> defines,
 }
 
 bool Engine::has(std::string_view name) const {
+  auto lock = detail::lock_session(*session_);
   return session_->engine().front_end().sema().lookup_global(name) != nullptr;
 }
 
 std::string Engine::backend() const {
+  auto lock = detail::lock_session(*session_);
   return session_->engine().backend_name();
 }
 
 void Engine::set_backend(std::string_view name) {
+  auto lock = detail::lock_session(*session_);
   std::string error;
   if (!session_->engine().switch_backend(name, &error)) detail::Session::fail(error);
 }
@@ -224,9 +253,10 @@ AnyStream Engine::make_stream(std::string_view element_type, std::size_t element
 }
 
 AnyStream Engine::stream_named(std::string_view name) {
+  auto lock = detail::lock_session(*session_);
   for (const InternalEngine::StreamInfo& s : session_->engine().live_streams()) {
     if (s.name != name || name.rfind("__brook_api_", 0) == 0) continue;
-    auto state = std::make_shared<detail::StreamState>();
+    auto state = detail::locked_state();
     state->session = session_;
     state->owned = false;
     state->name = s.name;
@@ -254,6 +284,7 @@ void Engine::check_element_size(const AnyStream& s, std::size_t size) {
 
 void Engine::check_element_layout(const AnyStream& s, const Layout& layout) {
   if (!s.state_ || !s.state_->session) return;
+  auto lock = detail::lock_session(*s.state_->session);
   const ast::Decl* d = s.state_->session->engine().front_end().sema().lookup_global(s.state_->name);
   const auto* v = d ? d->as<ast::VarDecl>() : nullptr;
   const Type* t = v && v->type ? v->type->elem : nullptr;
@@ -339,6 +370,7 @@ std::string call_text(detail::Session& session, const ast::FuncDecl& f, const st
 }  // namespace
 
 void Engine::call_erased(std::string_view kernel, std::span<const detail::Arg> args) {
+  auto lock = detail::lock_session(*session_);
   const ast::FuncDecl* f = session_->function(kernel, ast::FuncKind::Kernel, "kernel");
   std::string k(kernel);
   std::vector<std::string> values;
@@ -348,6 +380,7 @@ void Engine::call_erased(std::string_view kernel, std::span<const detail::Arg> a
 }
 
 void Engine::reduce_call_erased(std::string_view reducer, std::span<const detail::Arg> args) {
+  auto lock = detail::lock_session(*session_);
   const ast::FuncDecl* f = session_->function(reducer, ast::FuncKind::Reduce, "reduce function");
   std::string r(reducer);
   std::vector<std::string> values;
@@ -364,15 +397,18 @@ void Engine::reduce_call_erased(std::string_view reducer, std::span<const detail
 }
 
 void Engine::compile_source(std::string_view source, std::string_view name) {
+  auto lock = detail::lock_session(*session_);
   session_->compile(std::string(name), std::string(source));
 }
 
 int Engine::run(std::span<const std::string> argv) {
+  auto lock = detail::lock_session(*session_);
   return session_->run(argv);
 }
 
 void Engine::reduce_erased(std::string_view reducer, const AnyStream& input, void* out,
                            std::size_t size, std::string_view scalar) {
+  auto lock = detail::lock_session(*session_);
   const ast::FuncDecl* f = session_->function(reducer, ast::FuncKind::Reduce, "reduce function");
   std::string r(reducer);
   if (!input.state_) detail::Session::fail("reduce '" + r + "' of an empty stream handle");
@@ -404,6 +440,7 @@ void Engine::reduce_erased(std::string_view reducer, const AnyStream& input, voi
 
 void Engine::invoke_erased(std::string_view function, std::span<const detail::Arg> args, void* out,
                            std::size_t size, std::string_view scalar) {
+  auto lock = detail::lock_session(*session_);
   const ast::FuncDecl* f = session_->function(function, ast::FuncKind::Host, "function");
   std::string fn(function);
   if (args.size() != f->params.size()) {
@@ -451,6 +488,7 @@ void Engine::invoke_erased(std::string_view function, std::span<const detail::Ar
 }
 
 void Engine::global_erased(std::string_view name, void* data, std::size_t size, bool write) const {
+  auto lock = detail::lock_session(*session_);
   const Type* t = nullptr;
   std::optional<std::span<uint8_t>> bytes = session_->engine().global_bytes(name, &t);
   if (!bytes) detail::Session::fail("no global variable named '" + std::string(name) + "'");

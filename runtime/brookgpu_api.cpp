@@ -1,5 +1,6 @@
 // BrookGPU's C++ host interface (the end of include/brook/brook.hpp) and the
 // process-wide engine it shares with Brook+'s API and `brook cc`'s code.
+#include <chrono>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -20,6 +21,9 @@ const std::shared_ptr<api::detail::Session>& process_session();  // brookplus_st
 namespace api {
 
 namespace detail {
+
+std::unique_lock<std::recursive_mutex> lock_session(const Session& session);  // api_engine.cpp
+std::shared_ptr<StreamState> locked_state();
 
 void release_device_at_exit(Session* session) {
   static Session* const released = session;
@@ -133,6 +137,7 @@ stream::stream(const StreamType* type, ...) {
     extents.push_back(e);
   }
   va_end(args);
+  std::lock_guard lock(api::detail::process_session_mutex());
   api::Engine& engine = api::shared_engine();
   s_ = AnyStream(api::detail::new_stream(engine.session_, element, size, extents));
 }
@@ -171,8 +176,9 @@ iter::iter(StreamType type, ...) {
     for (int i = 0; i < comps; ++i) v += (i ? ", " : "") + literal(range[static_cast<size_t>(from + i)]);
     return v + ")";
   };
+  std::lock_guard lock(api::detail::process_session_mutex());
   api::Engine& engine = api::shared_engine();
-  auto state = std::make_shared<api::detail::StreamState>();
+  auto state = api::detail::locked_state();
   state->name = engine.session_->fresh_name();
   state->element_type = element;
   state->element_size = 4 * static_cast<std::size_t>(comps);
@@ -191,16 +197,19 @@ iter::iter(StreamType type, ...) {
 
 void stream::read(const void* data) {
   if (!s_) api::detail::Session::fail("streamRead of a stream that was never declared");
+  std::lock_guard lock(api::detail::process_session_mutex());
   s_.read_bytes(data, s_.size() * s_.element_size());
 }
 
 void stream::write(void* data) const {
   if (!s_) api::detail::Session::fail("streamWrite of a stream that was never declared");
+  std::lock_guard lock(api::detail::process_session_mutex());
   s_.write_bytes(data, s_.size() * s_.element_size());
 }
 
 stream stream::domain_of(std::initializer_list<int> min, std::initializer_list<int> max) const {
   if (!s_) api::detail::Session::fail("domain() of a stream that was never declared");
+  std::lock_guard lock(api::detail::process_session_mutex());
   const api::detail::StreamState& base = *s_.state_;
   const std::size_t rank = base.extents.size();
   if (min.size() != rank) {
@@ -208,7 +217,7 @@ stream stream::domain_of(std::initializer_list<int> min, std::initializer_list<i
                                (rank == 1 ? std::string() : std::to_string(rank)) + " corners");
   }
   // Corners are x (the fastest extent) first; extents are slowest first.
-  auto view = std::make_shared<api::detail::StreamState>();
+  auto view = api::detail::locked_state();
   view->session = base.session;
   view->owned = false;
   view->parent = s_.state_;
@@ -246,6 +255,33 @@ stream stream::domain(const ::int3& min, const ::int3& max) const {
 }
 stream stream::domain(const ::int4& min, const ::int4& max) const {
   return domain_of({min.x, min.y, min.z, min.w}, {max.x, max.y, max.z, max.w});
+}
+
+// BrookGPU's runtime routines (brt.hpp). brook has one runtime, chosen by
+// $BROOK_BACKEND (else the JIT): initialize() accepts any of BrookGPU's
+// runtime names ("cpu", "cpumt", "dx9", "ogl", "cal", ...) and starts the
+// process-wide engine on that backend, so that a program's first launch
+// does not pay for it; kernels and copies finish before they return, so
+// finish() has nothing to wait for, and nothing is bound to release.
+void initialize(const char* /*runtime*/, void* /*context*/) {
+  std::lock_guard lock(api::detail::process_session_mutex());
+  (void)api::shared_engine();
+}
+void finalize() {}
+void finish() {}
+void bind() {}
+void unbind() {}
+
+const char** runtimeTargets() {
+  // The one runtime brook has, by BrookGPU's name for the always-present one.
+  static const char* targets[] = {"cpu", nullptr};
+  return targets;
+}
+
+int64 microseconds() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace brook

@@ -20,6 +20,8 @@ void StreamImpl::fail(int code, const std::string& text) {
 
 namespace brook::plus {
 
+void load_pending_sources();  // brookplus_sources.cpp
+
 const std::shared_ptr<api::detail::Session>& process_session() {
   static const std::shared_ptr<api::detail::Session> session = [] {
     auto s = std::make_shared<api::detail::Session>(api::Options{});
@@ -94,6 +96,7 @@ StreamHandle::StreamHandle(const char* type, std::size_t element_size, unsigned 
   std::vector<int64_t> extents;  // a .br declaration's order: slowest first
   for (unsigned i = rank; i-- > 0;) extents.push_back(dims[i]);
   try {
+    load_pending_sources();  // brookplus_sources.cpp: the .br structs a stream may be of
     impl_->base = api::detail::new_stream(process_session(), type, element_size, extents);
   } catch (const api::Error& e) {
     impl_->fail(BR_ERROR_DECLARATION, std::string("Stream declaration : ") + e.what());

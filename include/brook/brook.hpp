@@ -13,13 +13,22 @@
 // shared between threads without external locking; separate engines are
 // independent.
 #pragma once
+// Tells a header that `brook cc` generated that the host uses this API (and
+// BrookGPU's below), not Brook+'s brook/Stream.h.
+#define BROOK_BROOK_HPP 1
 
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+// BrookGPU's headers brought these in; its programs call memcmp, strncmp,
+// printf and exit without including them.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -75,6 +84,11 @@ namespace detail {
 
 class Session;
 struct StreamState;
+
+// The lock of the process-wide engine (shared_engine(), BrookGPU's and
+// Brook+'s streams): held by every operation on it, so that any thread may
+// launch; `brook cc`'s wrappers hold it across loading and launching.
+std::recursive_mutex& process_session_mutex();
 
 // Brook's name for a C++ scalar type; empty for other types (vectors and
 // structs take the kernel's declared type, checked by size).
@@ -519,6 +533,8 @@ class stream {
   }
   // A handle of the embedding API's stream (brook::Stream<T>, AnyStream).
   explicit stream(AnyStream s) : s_(std::move(s)) {}
+  // BrookGPU accepted an iterator wherever a kernel reads an input stream.
+  stream(const ::brook::iter& it);
 
   void read(const void* data);   // streamRead: every element from host memory
   void write(void* data) const;  // streamWrite: every element to host memory
@@ -555,7 +571,41 @@ class iter {
   AnyStream s_;
 };
 
+inline stream::stream(const ::brook::iter& it) : s_(it.handle()) {}
+
+// BrookGPU's runtime routines (brt.hpp). brook has one runtime, chosen by
+// $BROOK_BACKEND (else the JIT): initialize() accepts any of BrookGPU's
+// runtime names ("cpu", "dx9", "ogl", "cal", ...) and keeps that backend;
+// launches and copies complete before they return, so finish() waits for
+// nothing; bind() and unbind() (sharing the GPU with the application's
+// rendering) have nothing to do.
+void initialize(const char* runtime, void* context = 0);
+void finalize();
+void finish();
+void bind();
+void unbind();
+// The runtimes initialize() accepts, ended by a null pointer: {"cpu", 0}.
+const char** runtimeTargets();
+typedef std::int64_t int64;
+// A monotonic clock in microseconds, for timing.
+int64 microseconds();
+
 }  // namespace brook
+
+// BrookGPU's aligned host memory, for buffers that streamRead and streamWrite copy.
+#ifndef BRTALIGNED
+#if defined(__GNUC__)
+#define BRTALIGNED __attribute__((aligned(16)))
+#else
+#define BRTALIGNED alignas(16)
+#endif
+#endif
+inline void* brmalloc(std::size_t bytes) {
+  return std::aligned_alloc(16, (bytes + 15) / 16 * 16);
+}
+inline void brfree(void* p) {
+  std::free(p);
+}
 
 typedef ::brook::stream __BRTStream;
 typedef ::brook::iter __BRTIter;

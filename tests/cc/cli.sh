@@ -76,4 +76,54 @@ for run in 1 2; do
 done
 [ -s "$tmp/cache.1" ] || fail "the first run left nothing in the disk cache"
 diff -u "$tmp/cache.1" "$tmp/cache.2" || fail "the second run compiled again"
+
+# The default header's two halves, chosen by what the host included first: a
+# Brook+ host (brook/Stream.h first) gets Brook+'s functor for any output
+# folder; a host that includes only the header gets the embedding API
+# outside brookgenfiles/ (and inside it for a .br with host code, like
+# kern.br); BROOK_CC_BROOKPLUS chooses Brook+ regardless.
+"$brook" cc -o "$tmp/halves/gen/kern" kern.br && "$brook" cc -o "$tmp/halves/brookgenfiles/kern" kern.br ||
+  fail "brook cc kern.br for the halves failed"
+cat >"$tmp/halves/plus.cpp" <<'EOF2'
+#include <brook/Stream.h>
+#include "kern.h"
+static_assert(sizeof(__twice) > 0, "Brook+'s functor class");
+void use(brook::Stream<float>& a, brook::Stream<float>& b) { twice(a, b); }
+EOF2
+cat >"$tmp/halves/embed.cpp" <<'EOF2'
+#include "kern.h"
+void use(const brook::Stream<float>& a, const brook::Stream<float>& b) { twice(a, b); }
+float use2() { return offset(1.0f); }
+EOF2
+for dir in gen brookgenfiles; do
+  "$cxx" -std=c++20 -fsyntax-only -I "$include" -I "$tmp/halves/$dir" "$tmp/halves/plus.cpp" ||
+    fail "a Brook+ host of $dir/kern.h does not compile"
+  "$cxx" -std=c++20 -fsyntax-only -I "$include" -I "$tmp/halves/$dir" "$tmp/halves/embed.cpp" ||
+    fail "an embedding host of $dir/kern.h alone does not compile"
+done
+sed 's|#include <brook/Stream.h>|#define BROOK_CC_BROOKPLUS|' "$tmp/halves/plus.cpp" >"$tmp/halves/forced.cpp"
+"$cxx" -std=c++20 -fsyntax-only -I "$include" -I "$tmp/halves/gen" "$tmp/halves/forced.cpp" ||
+  fail "BROOK_CC_BROOKPLUS did not choose Brook+'s bindings"
+
+# A host function C++ cannot call (pointer parameters) is named in a warning
+# at its definition, not silently left out; the others are still declared.
+"$brook" cc -o "$tmp/gen/host_ptr" host_ptr.br 2>"$tmp/host_ptr.err" || fail "brook cc host_ptr.br failed"
+grep -q "^host_ptr.br:3:5: warning: host function 'doubleAll' is left out of the generated C++ (not callable from C++): parameter 'in' has type 'float\*'" \
+  "$tmp/host_ptr.err" || fail "no warning for doubleAll: $(cat "$tmp/host_ptr.err")"
+[ "$(wc -l <"$tmp/host_ptr.err")" -eq 1 ] || fail "more than one warning: $(cat "$tmp/host_ptr.err")"
+grep -q '^float half(float x);' "$tmp/gen/host_ptr.h" || fail "half() is not declared"
+
+# brcc's flags from SDK and BrookGPU makefiles are accepted and change nothing:
+# the same files as without them, before or after the .br file.
+"$brook" cc -o "$tmp/flags/kern" kern.br && cp "$tmp/flags/kern.h" "$tmp/flags/plain.h" || fail "brook cc kern.br failed"
+for flags in "-r" "-pp" "-e" "-a" "-c" "-k" "-p cpu" "-p cal -pp -r" "-k -n -t -y -A -N -v -d" "-w 512"; do
+  # shellcheck disable=SC2086
+  "$brook" cc $flags -o "$tmp/flags/kern" kern.br 2>"$tmp/flags.err" || fail "brook cc $flags: $(cat "$tmp/flags.err")"
+  [ ! -s "$tmp/flags.err" ] || fail "brook cc $flags printed: $(cat "$tmp/flags.err")"
+  cmp -s "$tmp/flags/plain.h" "$tmp/flags/kern.h" || fail "brook cc $flags changed the header"
+  # shellcheck disable=SC2086
+  "$brook" cc --brookplus -o "$tmp/flags/after" kern.br $flags || fail "brook cc --brookplus kern.br $flags failed"
+done
+"$brook" cc -q kern.br 2>"$tmp/flags.err" && fail "brook cc accepted an unknown option -q"
+grep -q "unknown option '-q'" "$tmp/flags.err" || fail "brook cc -q said: $(cat "$tmp/flags.err")"
 echo OK
