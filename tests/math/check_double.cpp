@@ -154,9 +154,10 @@ int run_double(const DoubleCheck& o) {
           -0x1.6232bdd7abcd2p+9, -0x1.6232bdd7abcd3p+9, 709.0, -708.0, -745.0, 1024.0,
           std::nextafter(1024.0, 0.0), -1075.0, std::nextafter(-1075.0, 0.0), -1074.0, -1022.5})
       check(x, 0.0);
-    unary([&] { return uniform(-746.0 * k, 710.0 * k); });
+    // k by value: these run after this block, once per pair.
+    unary([&, k] { return uniform(-746.0 * k, 710.0 * k); });
     unary([&] { return uniform(-1.0, 1.0); });
-    unary([&] { return uniform(-745.2 * k, -707.5 * k); });  // subnormal results
+    unary([&, k] { return uniform(-745.2 * k, -707.5 * k); });  // subnormal results
   } else if (name.rfind("log", 0) == 0) {
     for (double x : {0x1.0000000000001p+0, 0x1.fffffffffffffp-1, 0.69921875, 1.3984375, M_E, 10.0})
       check(x, 0.0);
